@@ -1,0 +1,41 @@
+import { Slot } from "radix-ui";
+import { cva, type VariantProps } from "class-variance-authority";
+import { Loader2 } from "lucide-react";
+import type { ButtonHTMLAttributes } from "react";
+import { cn } from "./cn";
+
+const buttonVariants = cva(
+  "inline-flex items-center justify-center gap-2 rounded-control font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60",
+  {
+    variants: {
+      variant: {
+        primary: "bg-brand-700 text-white hover:bg-brand-800",
+        secondary: "border border-line-strong bg-surface text-ink hover:bg-surface-sunken",
+        danger: "bg-danger-600 text-white hover:bg-danger-700",
+        ghost: "text-ink-muted hover:bg-surface-sunken hover:text-ink",
+      },
+      size: { md: "h-11 px-4 text-base", lg: "h-13 px-6 text-lg", sm: "h-9 px-3 text-sm" },
+    },
+    defaultVariants: { variant: "primary", size: "md" },
+  },
+);
+
+type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> &
+  VariantProps<typeof buttonVariants> & {
+    /** Render the child element (e.g. a link) with button styling. */
+    asChild?: boolean;
+    /** Shows a spinner and the busy state; the caller still decides whether to disable. */
+    isBusy?: boolean;
+  };
+
+export function Button({ className, variant, size, asChild = false, isBusy = false, children, ...props }: ButtonProps) {
+  if (asChild) {
+    return <Slot.Root className={cn(buttonVariants({ variant, size }), className)}>{children}</Slot.Root>;
+  }
+  return (
+    <button className={cn(buttonVariants({ variant, size }), className)} aria-busy={isBusy || undefined} {...props}>
+      {isBusy ? <Loader2 aria-hidden className="size-5 animate-spin" /> : null}
+      {children}
+    </button>
+  );
+}

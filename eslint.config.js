@@ -1,0 +1,21 @@
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
+import nextTypescript from "eslint-config-next/typescript";
+
+export default defineConfig([
+  ...nextCoreWebVitals,
+  ...nextTypescript,
+  globalIgnores([".next/**", "node_modules/**", ".data/**", "drizzle/**", "test-results/**", "playwright-report/**", "next-env.d.ts"]),
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    // The sandbox imitates the provider and must stay independent of the app it checks.
+    files: ["sandbox/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["@/lib/*", "../lib/*"], message: "The sandbox must not import the app's code." }] }],
+    },
+  },
+]);

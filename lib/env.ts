@@ -1,0 +1,72 @@
+import "server-only";
+import { z } from "zod";
+
+/**
+ * Every setting of Veridesk in one schema, read once. A bad or missing value stops the app at
+ * boot with a message naming each variable. Defaults serve the embedded local run (PGlite +
+ * sandbox); `APP_ENV=production` refuses every default secret.
+ *
+ * `APP_ENV` and not `NODE_ENV` decides: `next start` forces NODE_ENV=production even for the
+ * local sandbox run (see docs/decisions/0002-app-env.md).
+ */
+
+export const LOCAL_AUTH_SECRET = "veridesk-local-only-secret-do-not-use-in-production";
+export const SANDBOX_API_KEY = "sandbox-key";
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const envSchema = z
+  .object({
+    APP_ENV: z.enum(["local", "test", "production"]).default("local"),
+    PORT: positiveInt(3000),
+    /** Public origin of the app, used by auth for cookies and redirects. */
+    APP_URL: z.url().optional(),
+    /** PostgreSQL connection string; unset means the embedded PGlite database. */
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+    PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
+    AUTH_SECRET: z.string().min(32, "must be at least 32 characters").default(LOCAL_AUTH_SECRET),
+    UPSTREAM_BASE_URL: z.url().default("http://127.0.0.1:4010"),
+    /** The ready X-API-AUTH header value (base64 of PUBLIC_ID:SECRET_KEY for the real service). */
+    UPSTREAM_API_KEY: z.string().min(1).default(SANDBOX_API_KEY),
+    UPSTREAM_TIMEOUT_MS: positiveInt(10_000),
+    SESSION_IDLE_MINUTES: positiveInt(30),
+    SESSION_MAX_HOURS: positiveInt(12),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    BANK_NAME: z.string().min(1).default("Veridesk Bank"),
+  })
+  .superRefine((settings, context) => {
+    if (settings.APP_ENV !== "production") return;
+    const refuse = (path: string, message: string) =>
+      context.addIssue({ code: "custom", path: [path], message });
+    if (!settings.DATABASE_URL) refuse("DATABASE_URL", "is required in production (PostgreSQL)");
+    if (settings.AUTH_SECRET === LOCAL_AUTH_SECRET) refuse("AUTH_SECRET", "must be set to a secret of your own in production");
+    if (settings.UPSTREAM_API_KEY === SANDBOX_API_KEY) refuse("UPSTREAM_API_KEY", "must be the bank's key in production, not the sandbox key");
+    if (!settings.APP_URL) refuse("APP_URL", "is required in production (the public https origin)");
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Parses a set of variables, throwing one error that lists every bad or missing one. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Empty strings mean "unset" so that `FOO= npm start` falls back to the default.
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const result = envSchema.safeParse(present);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  - ${issue.path.join(".") || "(env)"}: ${issue.message}`);
+  throw new Error(`Veridesk cannot start: invalid settings\n${lines.join("\n")}`);
+}
+
+let cachedEnv: Env | undefined;
+
+/** The settings of this process, parsed on first use (instrumentation.ts calls it at boot). */
+export function env(): Env {
+  cachedEnv ??= parseEnv(process.env);
+  return cachedEnv;
+}
+
+export function appUrl(settings: Env = env()): string {
+  return settings.APP_URL ?? `http://localhost:${settings.PORT}`;
+}

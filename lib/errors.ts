@@ -1,0 +1,115 @@
+/**
+ * The one error type of Veridesk. Every failure that crosses a module boundary is an AppError
+ * with a stable code; the UI and the HTTP layer pick their wording and status from the table
+ * below, so the copy a teller reads and the status a route answers can never drift apart.
+ */
+
+export const errorCatalog = {
+  VALIDATION: {
+    httpStatus: 422,
+    userMessage: "Some fields need attention. Check the messages next to them.",
+  },
+  UNAUTHENTICATED: {
+    httpStatus: 401,
+    userMessage: "Your session has ended. Sign in again to continue.",
+  },
+  FORBIDDEN: {
+    httpStatus: 403,
+    userMessage: "Your role does not allow this.",
+  },
+  NOT_FOUND: {
+    httpStatus: 404,
+    userMessage: "We could not find that.",
+  },
+  CONFLICT: {
+    httpStatus: 409,
+    userMessage: "This was changed or submitted already. Check the latest state before trying again.",
+  },
+  RATE_LIMITED: {
+    httpStatus: 429,
+    userMessage: "Too many attempts. Wait a few minutes and try again.",
+  },
+  UPSTREAM_TIMEOUT: {
+    httpStatus: 504,
+    userMessage:
+      "The verification service did not answer in time. The token may or may not exist — check the token list before trying again.",
+  },
+  UPSTREAM_NETWORK: {
+    httpStatus: 503,
+    userMessage: "The verification service cannot be reached. Try again in a few minutes.",
+  },
+  UPSTREAM_UNAUTHORIZED: {
+    httpStatus: 502,
+    userMessage: "The bank's service key was refused by the verification service. Call your administrator.",
+  },
+  UPSTREAM_REJECTED: {
+    httpStatus: 422,
+    userMessage: "The verification service refused the request. Check the details and try again.",
+  },
+  UPSTREAM_SERVER_ERROR: {
+    httpStatus: 502,
+    userMessage: "The verification service is having a problem. Try again in a few minutes.",
+  },
+  UPSTREAM_BAD_RESPONSE: {
+    httpStatus: 502,
+    userMessage:
+      "The verification service sent an answer we could not read. The token may or may not exist — check the token list before trying again.",
+  },
+  UPSTREAM_MALFORMED: {
+    httpStatus: 502,
+    userMessage:
+      "The verification service sent an answer we could not read. The token may or may not exist — check the token list before trying again.",
+  },
+  CONFIGURATION: {
+    httpStatus: 500,
+    userMessage: "Veridesk is not configured correctly. Call your administrator.",
+  },
+  INTERNAL: {
+    httpStatus: 500,
+    userMessage: "Something went wrong on our side. Try again, and call your administrator if it keeps happening.",
+  },
+} as const satisfies Record<string, { httpStatus: number; userMessage: string }>;
+
+export type ErrorCode = keyof typeof errorCatalog;
+
+/** Field name → messages meant for the person who typed the value. */
+export type FieldErrors = Record<string, string[]>;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  /** Safe to show to staff; defaults to the catalog's copy for the code. */
+  readonly userMessage: string;
+  readonly fieldErrors: FieldErrors | undefined;
+
+  constructor(
+    code: ErrorCode,
+    internalMessage: string,
+    options: { userMessage?: string; fieldErrors?: FieldErrors; cause?: unknown } = {},
+  ) {
+    super(internalMessage, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.userMessage = options.userMessage ?? errorCatalog[code].userMessage;
+    this.fieldErrors = options.fieldErrors;
+  }
+
+  get httpStatus(): number {
+    return errorCatalog[this.code].httpStatus;
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+/** Wraps anything thrown into an AppError, keeping the original as the cause for the log. */
+export function toAppError(error: unknown): AppError {
+  if (isAppError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new AppError("INTERNAL", message, { cause: error });
+}
+
+/** Errors of the verification service itself (never a failed verification). */
+export function isUpstreamFault(code: ErrorCode): boolean {
+  return code.startsWith("UPSTREAM_");
+}

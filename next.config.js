@@ -1,0 +1,23 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Parallel builds in one checkout (e.g. two e2e runs) each need their own output folder.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
+  // PGlite ships its own WASM and data files; bundling it breaks their lookup.
+  serverExternalPackages: ["@electric-sql/pglite", "pino"],
+  poweredByHeader: false,
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "Referrer-Policy", value: "no-referrer" },
+          { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
+        ],
+      },
+    ];
+  },
+};
+
+export default nextConfig;

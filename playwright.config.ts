@@ -1,0 +1,84 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * End-to-end runs start their own sandbox and a built app (`next build` first; `npm test` does
+ * it) on a fresh embedded database, so a run never depends on, or disturbs, a developer's data.
+ * Workers inherit process.env from this main process, so values set here reach the tests.
+ */
+const appPort = Number(process.env.E2E_APP_PORT ?? 3100);
+const sandboxPort = Number(process.env.E2E_SANDBOX_PORT ?? 4100);
+const upstreamBaseUrl = `http://127.0.0.1:${sandboxPort}`;
+
+assertLoopback(upstreamBaseUrl);
+
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "veridesk-e2e-"));
+process.env.APP_URL = `http://127.0.0.1:${appPort}`;
+process.env.SANDBOX_URL = upstreamBaseUrl;
+process.env.E2E_SERVER_LOG ??= path.join(process.env.E2E_DATA_DIR, "app.log");
+
+export default defineConfig({
+  testDir: "./e2e",
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL: process.env.APP_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    ...devices["Desktop Chrome"],
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  webServer: [
+    {
+      name: "sandbox",
+      command: "npx tsx sandbox/server.ts",
+      url: `${upstreamBaseUrl}/sandbox/api/clock`,
+      env: { SANDBOX_PORT: String(sandboxPort) },
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: "ignore",
+    },
+    {
+      name: "app",
+      command: "npx tsx --conditions=react-server scripts/serve-app.ts",
+      url: `${process.env.APP_URL}/sign-in`,
+      env: {
+        APP_ENV: "test",
+        PORT: String(appPort),
+        APP_URL: process.env.APP_URL,
+        UPSTREAM_BASE_URL: upstreamBaseUrl,
+        PGLITE_DATA_DIR: path.join(process.env.E2E_DATA_DIR, "pglite"),
+        SERVER_LOG_FILE: process.env.E2E_SERVER_LOG,
+      },
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "ignore",
+    },
+  ],
+});
+
+/** The tests drive fault injection and fake outcomes: they must never reach a real service. */
+function assertLoopback(url: string): void {
+  const host = new URL(url).hostname;
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(host)) {
+    throw new Error(`Refusing to run end-to-end tests against a non-loopback service: ${host}`);
+  }
+}

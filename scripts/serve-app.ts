@@ -1,0 +1,35 @@
+/**
+ * Prepares the database and serves the built app (`next start`). Used by `npm start` and by the
+ * Playwright run. On the embedded database the first start seeds the demo staff; in production
+ * nothing is seeded (admins are created with `npm run staff:create`).
+ *
+ * The seed runs in its own process and ends before `next start` opens the database, because an
+ * embedded (PGlite) data directory has exactly one owner at a time.
+ */
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { runToCompletion, superviseTogether } from "./support/processes";
+
+const tsx = ["--conditions=react-server"];
+const isProduction = process.env.APP_ENV === "production";
+const port = process.env.PORT ?? "3000";
+
+await runToCompletion("npx", ["tsx", ...tsx, "scripts/db-migrate.ts"]);
+if (!isProduction) await runToCompletion("npx", ["tsx", ...tsx, "scripts/db-seed.ts", "--if-empty"]);
+
+const nextServer = spawn("npx", ["next", "start", "--port", port, "--hostname", process.env.BIND_HOST ?? "127.0.0.1"], {
+  stdio: ["ignore", "pipe", "pipe"],
+});
+
+// The server log is also kept in a file when asked, so tests can prove what never reaches it.
+const logFile = process.env.SERVER_LOG_FILE ? createWriteStream(process.env.SERVER_LOG_FILE, { flags: "a" }) : null;
+nextServer.stdout?.on("data", (chunk: Buffer) => {
+  process.stdout.write(chunk);
+  logFile?.write(chunk);
+});
+nextServer.stderr?.on("data", (chunk: Buffer) => {
+  process.stderr.write(chunk);
+  logFile?.write(chunk);
+});
+
+superviseTogether([nextServer]);

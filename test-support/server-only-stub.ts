@@ -1,0 +1,2 @@
+// Stands in for the `server-only` package under Vitest, where every module runs on the server.
+export {};

@@ -1,0 +1,36 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// `server-only` throws outside React's server bundle; under Vitest every module is server code.
+const serverOnlyStub = fileURLToPath(new URL("./test-support/server-only-stub.ts", import.meta.url));
+const repoRoot = fileURLToPath(new URL(".", import.meta.url));
+
+export default defineConfig({
+  resolve: { alias: { "server-only": serverOnlyStub, "@/": repoRoot } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["**/*.test.ts", "**/*.test.tsx"],
+          exclude: ["**/*.integration.test.ts", "node_modules/**", "e2e/**", ".next/**"],
+          environment: "node",
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["**/*.integration.test.ts"],
+          exclude: ["node_modules/**", "e2e/**", ".next/**"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Integration suites start real processes on fixed ports: one file at a time.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
