@@ -1,0 +1,179 @@
+import "server-only";
+import type pino from "pino";
+import { AppError, toAppError } from "@/lib/errors";
+import { readJsonReply, readTokenResultReply, readTokenStateReply, type ReplyContext } from "./reply-readers";
+import { buildFingerprintTokenBody, buildRemoteTokenForm } from "./request-bodies";
+import { fingerprintTokenResponseSchema, remoteTokenResponseSchema } from "./response-schemas";
+import { computeBackoffDelay, defaultRetryPolicy, isTransientFailure, type RetryPolicy } from "./retry";
+import { scrubText } from "./scrub";
+import { sendRequest, type UpstreamReply } from "./send-request";
+import type { UpstreamClient } from "./types";
+
+export type UpstreamLogger = Pick<pino.BaseLogger, "info" | "warn">;
+
+export type UpstreamClientOptions = {
+  /** Origin (and any prefix) the spec's `/api/...` paths are appended to. */
+  baseUrl: string;
+  /** The ready X-API-AUTH header value. */
+  apiKey: string;
+  /** Limit for each attempt, body included. */
+  timeoutMs: number;
+  logger: UpstreamLogger;
+  fetch?: typeof fetch;
+  /** Applies to the two GETs only. */
+  retry?: Partial<RetryPolicy>;
+};
+
+export const upstreamPaths = {
+  fingerprintToken: "/api/fingerprint/initiate_finger_verification_sdk",
+  remoteToken: "/api/identification/initiate/token_verification",
+  tokenState: "/api/identification/check_token_status",
+  tokenResult: "/api/identification/token_status",
+} as const;
+
+type CallPlan<Result> = {
+  method: "GET" | "POST";
+  path: string;
+  /** The token queried, for the log line. */
+  token?: string;
+  body?: { content: string | FormData; sensitiveValues: readonly string[] };
+  readReply: (reply: UpstreamReply, context: ReplyContext) => Result;
+  /** What the log line may say about the outcome (never personal data). */
+  describeResult: (result: Result) => Record<string, string>;
+};
+
+export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
+  const baseUrl = readBaseUrl(options.baseUrl);
+  const fetchImplementation = options.fetch ?? globalThis.fetch;
+  const retryPolicy: RetryPolicy = { ...defaultRetryPolicy, ...options.retry };
+
+  async function perform<Result>(plan: CallPlan<Result>): Promise<Result> {
+    const url = new URL(baseUrl + plan.path);
+    if (plan.token !== undefined) url.searchParams.set("token", plan.token);
+    const headers: Record<string, string> = { "X-API-AUTH": options.apiKey, Accept: "application/json" };
+    // FormData bodies get their multipart boundary from fetch; setting Content-Type here would drop it.
+    if (typeof plan.body?.content === "string") headers["Content-Type"] = "application/json";
+
+    const sensitiveValues = [options.apiKey, ...(plan.body?.sensitiveValues ?? [])];
+    const context: ReplyContext = {
+      callName: `${plan.method} ${plan.path}`,
+      scrub: (text) => scrubText(text, sensitiveValues),
+    };
+    // A POST creates a token and may send an SMS: repeating one after an unclear failure could do
+    // both twice, so only the read-only GETs are retried.
+    const maxAttempts = plan.method === "GET" ? Math.max(1, retryPolicy.attempts) : 1;
+
+    for (let attempt = 1; ; attempt += 1) {
+      const startedAt = performance.now();
+      const logFields = { method: plan.method, path: plan.path, token: plan.token, attempt, maxAttempts };
+      let status: number | undefined;
+      try {
+        const reply = await sendRequest(
+          { method: plan.method, url, headers, body: plan.body?.content },
+          { timeoutMs: options.timeoutMs, fetch: fetchImplementation },
+        );
+        status = reply.status;
+        const result = plan.readReply(reply, context);
+        options.logger.info(
+          { ...logFields, status, durationMs: elapsedSince(startedAt), ...plan.describeResult(result) },
+          "upstream call succeeded",
+        );
+        return result;
+      } catch (error) {
+        const failure = toAppError(error);
+        const willRetry = attempt < maxAttempts && isTransientFailure(failure.code);
+        options.logger.warn(
+          {
+            ...logFields,
+            status,
+            durationMs: elapsedSince(startedAt),
+            errorCode: failure.code,
+            // Internal messages are built here from scrubbed text, so they are safe to log.
+            errorMessage: failure.message,
+            willRetry,
+          },
+          "upstream call failed",
+        );
+        if (!willRetry) throw failure;
+        await sleep(computeBackoffDelay(attempt, retryPolicy));
+      }
+    }
+  }
+
+  return {
+    async initiateFingerprintToken(request) {
+      const prepared = buildFingerprintTokenBody(request);
+      return perform({
+        method: "POST",
+        path: upstreamPaths.fingerprintToken,
+        body: { content: prepared.body, sensitiveValues: prepared.sensitiveValues },
+        readReply: (reply, context) => {
+          const { token, message } = readJsonReply(reply, context, fingerprintTokenResponseSchema);
+          return message === undefined ? { token } : { token, message };
+        },
+        describeResult: ({ token }) => ({ issuedToken: token }),
+      });
+    },
+
+    async initiateRemoteToken(request) {
+      const prepared = buildRemoteTokenForm(request);
+      return perform({
+        method: "POST",
+        path: upstreamPaths.remoteToken,
+        body: { content: prepared.body, sensitiveValues: prepared.sensitiveValues },
+        readReply: (reply, context) => {
+          const body = readJsonReply(reply, context, remoteTokenResponseSchema);
+          return {
+            token: body.verificationtoken,
+            phoneNumber: body.phonenumber ?? request.phonenumber,
+            ...(body.responsemessage === undefined ? {} : { message: body.responsemessage }),
+          };
+        },
+        describeResult: ({ token }) => ({ issuedToken: token, idType: request.id_type }),
+      });
+    },
+
+    async checkTokenState(token) {
+      return perform({
+        method: "GET",
+        path: upstreamPaths.tokenState,
+        token: requireToken(token),
+        readReply: readTokenStateReply,
+        describeResult: ({ state }) => ({ state }),
+      });
+    },
+
+    async getTokenResult(token) {
+      const queriedToken = requireToken(token);
+      return perform({
+        method: "GET",
+        path: upstreamPaths.tokenResult,
+        token: queriedToken,
+        readReply: (reply, context) => readTokenResultReply(reply, context, queriedToken),
+        describeResult: (result) => ({ resultKind: result.kind, ...(result.kind === "result" ? { outcome: result.status } : {}) }),
+      });
+    },
+  };
+}
+
+function readBaseUrl(baseUrl: string): string {
+  if (!URL.canParse(baseUrl)) {
+    throw new AppError("CONFIGURATION", "UPSTREAM_BASE_URL is not a valid URL");
+  }
+  return baseUrl.replace(/\/+$/, "");
+}
+
+// An empty token would make the service answer about no token at all, which reads like a real answer.
+function requireToken(token: string): string {
+  const trimmed = token.trim();
+  if (trimmed === "") throw new AppError("INTERNAL", "a token lookup was asked for without a token");
+  return trimmed;
+}
+
+function elapsedSince(startedAt: number): number {
+  return Math.round(performance.now() - startedAt);
+}
+
+function sleep(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}

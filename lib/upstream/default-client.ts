@@ -1,0 +1,21 @@
+import "server-only";
+import { env } from "@/lib/env";
+import { logger } from "@/lib/logger";
+import { createUpstreamClient } from "./client";
+import type { UpstreamClient } from "./types";
+
+let defaultClient: UpstreamClient | undefined;
+
+/** The client configured from this process's settings, built on first use so imports stay cheap. */
+export function getUpstreamClient(): UpstreamClient {
+  if (defaultClient === undefined) {
+    const settings = env();
+    defaultClient = createUpstreamClient({
+      baseUrl: settings.UPSTREAM_BASE_URL,
+      apiKey: settings.UPSTREAM_API_KEY,
+      timeoutMs: settings.UPSTREAM_TIMEOUT_MS,
+      logger: logger.child({ module: "upstream" }),
+    });
+  }
+  return defaultClient;
+}

@@ -1,0 +1,15 @@
+import "server-only";
+
+export { createUpstreamClient, type UpstreamClientOptions, type UpstreamLogger } from "./client";
+export { getUpstreamClient } from "./default-client";
+export { defaultRetryPolicy, type RetryPolicy } from "./retry";
+export type {
+  FingerprintToken,
+  FingerprintTokenRequest,
+  IdType,
+  RemoteToken,
+  RemoteTokenRequest,
+  TokenResult,
+  TokenState,
+  UpstreamClient,
+} from "./types";
