@@ -1,0 +1,228 @@
+import "server-only";
+import fs from "node:fs";
+import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { env } from "@/lib/env";
+import { logger } from "@/lib/logger";
+import { acquirePgliteLock } from "./pglite-lock";
+import * as schema from "./schema";
+
+/**
+ * The one way to the database. `DATABASE_URL` set → PostgreSQL through node-postgres; unset →
+ * the embedded PGlite in `PGLITE_DATA_DIR`, owned by this process alone (see pglite-lock.ts).
+ * Nothing opens at import, so `next build` never touches a database; the drivers themselves are
+ * imported only when chosen, so a PostgreSQL deployment never loads PGlite's WebAssembly.
+ */
+
+/**
+ * What the rest of the app codes against: the base class both drivers' databases extend, typed
+ * with our schema. Queries, `db.query.*` and `db.transaction(...)` all work on it; only the raw
+ * result of `db.execute(sql)` differs by driver, and app code has no reason to use it.
+ */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseDriver = "pglite" | "postgres";
+
+export interface DatabaseSettings {
+  /** PostgreSQL connection URL; when absent, PGlite at `pgliteDataDir`. */
+  databaseUrl?: string;
+  pgliteDataDir: string;
+  /** Who opens it, shown to any process the PGlite lock refuses ("npm run dev", "db:migrate"). */
+  label?: string;
+}
+
+export interface MigrationReport {
+  /** Tags of the migrations this open applied, oldest first (e.g. "0001_audit-append-only"). */
+  applied: string[];
+  /** How many migrations the database already had before. */
+  alreadyApplied: number;
+  durationMs: number;
+}
+
+export interface OpenedDatabase {
+  db: Database;
+  driver: DatabaseDriver;
+  /** The PGlite directory, or the PostgreSQL URL without its password: safe to print. */
+  location: string;
+  migrations: MigrationReport;
+  /** Closes the connection(s) and, for PGlite, releases the lock. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Runs one SQL text on the driver's own client; both answer `{ rows }`. */
+type QueryRows = (text: string) => Promise<{ rows: unknown[] }>;
+
+// Next bundles server code elsewhere, so the committed migrations are found from where the app
+// was started: the repository root, for `npm start`, `npm run dev`, the scripts and the tests.
+const migrationsFolder = () => path.join(process.cwd(), "drizzle");
+
+/** Opens a database with explicit settings and brings its schema up to date. */
+export async function openDatabase(settings: DatabaseSettings): Promise<OpenedDatabase> {
+  const label = settings.label ?? describeProcess();
+  return settings.databaseUrl
+    ? openPostgres(settings.databaseUrl)
+    : openPglite(settings.pgliteDataDir, label);
+}
+
+async function openPglite(dataDir: string, label: string): Promise<OpenedDatabase> {
+  const location = path.resolve(dataDir);
+  // The lock comes first: a refused process must not even start PGlite on the directory.
+  const lock = await acquirePgliteLock(location, label);
+  if (lock.tookOverFrom) {
+    logger.warn({ lockPath: lock.lockPath, previousHolder: lock.tookOverFrom }, "took over a stale PGlite lock");
+  }
+  let client: PGlite | undefined;
+  try {
+    const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("drizzle-orm/pglite"),
+      import("drizzle-orm/pglite/migrator"),
+    ]);
+    const pglite = await PGlite.create(location);
+    client = pglite;
+    const db = drizzle({ client: pglite, schema });
+    const migrations = await migrateWithReport(
+      (text) => pglite.query(text),
+      () => migrate(db, { migrationsFolder: migrationsFolder() }),
+    );
+    return {
+      db,
+      driver: "pglite",
+      location,
+      migrations,
+      close: once(async () => {
+        try {
+          await pglite.close();
+        } finally {
+          lock.release();
+        }
+      }),
+    };
+  } catch (error) {
+    await client?.close().catch(() => undefined);
+    lock.release();
+    throw error;
+  }
+}
+
+async function openPostgres(databaseUrl: string): Promise<OpenedDatabase> {
+  const [{ Client, Pool }, { drizzle }, { migrate }] = await Promise.all([
+    import("pg"),
+    import("drizzle-orm/node-postgres"),
+    import("drizzle-orm/node-postgres/migrator"),
+  ]);
+
+  // Several app instances may start at once: an advisory lock, held on one connection for the
+  // whole run, lets one of them migrate while the others wait and then find nothing to do.
+  const migrationClient = new Client({ connectionString: databaseUrl });
+  await migrationClient.connect();
+  let migrations: MigrationReport;
+  try {
+    await migrationClient.query("SELECT pg_advisory_lock(hashtext('veridesk:migrations'))");
+    migrations = await migrateWithReport(
+      (text) => migrationClient.query(text),
+      () => migrate(drizzle({ client: migrationClient }), { migrationsFolder: migrationsFolder() }),
+    );
+  } finally {
+    // Ending the session releases the advisory lock even if the unlock was never reached.
+    await migrationClient.end();
+  }
+
+  const pool = new Pool({ connectionString: databaseUrl });
+  // An idle connection dropped by the server emits "error" on the pool; unhandled, it kills the process.
+  pool.on("error", (error) => logger.error({ err: error }, "idle PostgreSQL connection failed"));
+  return {
+    db: drizzle({ client: pool, schema }),
+    driver: "postgres",
+    location: describeUrlWithoutPassword(databaseUrl),
+    migrations,
+    close: once(() => pool.end()),
+  };
+}
+
+/**
+ * Applies the pending migrations and says which they were. Drizzle's migrator applies every
+ * journal entry newer than the newest row of its `drizzle.__drizzle_migrations` table, so the same
+ * comparison, made before it runs, names them.
+ */
+async function migrateWithReport(queryRows: QueryRows, migrate: () => Promise<void>): Promise<MigrationReport> {
+  const startedAt = performance.now();
+  const journal = readMigrationJournal();
+  const newestApplied = await readNewestAppliedMigrationTime(queryRows);
+  const pending = journal.filter((entry) => newestApplied === undefined || entry.when > newestApplied);
+  await migrate();
+  return {
+    applied: pending.map((entry) => entry.tag),
+    alreadyApplied: journal.length - pending.length,
+    durationMs: Math.round(performance.now() - startedAt),
+  };
+}
+
+async function readNewestAppliedMigrationTime(queryRows: QueryRows): Promise<number | undefined> {
+  const [table] = (await queryRows("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS exists"))
+    .rows as { exists: boolean }[];
+  if (!table?.exists) return undefined;
+  const [newest] = (await queryRows("SELECT max(created_at)::text AS newest FROM drizzle.__drizzle_migrations"))
+    .rows as { newest: string | null }[];
+  return newest?.newest == null ? undefined : Number(newest.newest);
+}
+
+function readMigrationJournal(): { tag: string; when: number }[] {
+  const journalPath = path.join(migrationsFolder(), "meta", "_journal.json");
+  const journal = JSON.parse(fs.readFileSync(journalPath, "utf8")) as { entries: { tag: string; when: number }[] };
+  return journal.entries;
+}
+
+function describeUrlWithoutPassword(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  if (url.password) url.password = "***";
+  return url.toString();
+}
+
+function describeProcess(): string {
+  const npmScript = process.env.npm_lifecycle_event;
+  return npmScript ? `npm run ${npmScript}` : path.basename(process.argv[1] ?? process.argv0);
+}
+
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close());
+}
+
+// ─── The process's own database ─────────────────────────────────────────────────────────────────
+
+// On globalThis so that dev hot reload, which re-evaluates this module, reuses the open database
+// instead of opening a second one (which the PGlite lock would refuse).
+const globalForDb = globalThis as typeof globalThis & { verideskDatabase?: Promise<OpenedDatabase> };
+
+/** The database of this process, per `env()`, opened and migrated on first use. */
+export async function getDb(): Promise<Database> {
+  globalForDb.verideskDatabase ??= openFromSettings();
+  return (await globalForDb.verideskDatabase).db;
+}
+
+function openFromSettings(): Promise<OpenedDatabase> {
+  const settings = env();
+  const opening = openDatabase({ databaseUrl: settings.DATABASE_URL, pgliteDataDir: settings.PGLITE_DATA_DIR });
+  opening.then(
+    (opened) =>
+      logger.info(
+        { driver: opened.driver, location: opened.location, migrations: opened.migrations },
+        "database opened",
+      ),
+    () => {
+      // A failed open is not cached: the next call tries again (e.g. once the lock holder stopped).
+      if (globalForDb.verideskDatabase === opening) globalForDb.verideskDatabase = undefined;
+    },
+  );
+  return opening;
+}
+
+/** Closes the process's database (scripts and tests); the next `getDb()` opens it again. */
+export async function closeDb(): Promise<void> {
+  const opening = globalForDb.verideskDatabase;
+  globalForDb.verideskDatabase = undefined;
+  const opened = await opening?.catch(() => undefined);
+  await opened?.close();
+}
