@@ -36,6 +36,30 @@ export const envSchema = z
     SESSION_MAX_HOURS: positiveInt(12),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     BANK_NAME: z.string().min(1).default("Veridesk Bank"),
+    /**
+     * The token watcher (lib/watcher, ADR 0007): on in every instance by default; turn it off on
+     * web-only instances when one dedicated instance polls for all.
+     */
+    WATCHER_ENABLED: z.stringbool().default(true),
+    /** How often the watcher looks for tokens due a poll. */
+    WATCHER_TICK_MS: positiveInt(1_000),
+    /** Poll intervals of an open token: while fresh (first 3 minutes), and later until it expires. */
+    WATCHER_FRESH_POLL_MS: positiveInt(3_000),
+    WATCHER_WAITING_POLL_MS: positiveInt(6_000),
+    /** The longest wait between polls when the service keeps failing. */
+    WATCHER_MAX_BACKOFF_SECONDS: positiveInt(300),
+    /**
+     * How long after its 15 minutes a used token without a result is still followed; after that it
+     * is closed as "outcome unknown" (the give-up limit).
+     */
+    WATCHER_FOLLOW_USED_MINUTES: positiveInt(120),
+    /**
+     * Keys protecting customer data at rest (lib/pii): 32 random bytes each, base64 or hex. Unset
+     * in a local or test run means a pair generated once and kept under `.data/`; production
+     * refuses to issue tokens without both (lib/pii/keys.ts, ADR 0006).
+     */
+    PII_ENCRYPTION_KEY: z.string().refine(isThirtyTwoByteKey, "must be 32 bytes, base64 or hex encoded").optional(),
+    PII_INDEX_KEY: z.string().refine(isThirtyTwoByteKey, "must be 32 bytes, base64 or hex encoded").optional(),
   })
   .superRefine((settings, context) => {
     if (settings.APP_ENV !== "production") return;
@@ -48,6 +72,12 @@ export const envSchema = z
   });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** 64 hex digits, or base64 (standard or URL-safe) of exactly 32 bytes. */
+function isThirtyTwoByteKey(value: string): boolean {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return true;
+  return /^[A-Za-z0-9+/_-]{43}=?$/.test(value) && Buffer.from(value, "base64").length === 32;
+}
 
 /** Parses a set of variables, throwing one error that lists every bad or missing one. */
 export function parseEnv(source: Record<string, string | undefined>): Env {

@@ -25,6 +25,16 @@ export const errorCatalog = {
     httpStatus: 409,
     userMessage: "This was changed or submitted already. Check the latest state before trying again.",
   },
+  IDEMPOTENCY_KEY_REUSED: {
+    httpStatus: 409,
+    userMessage:
+      "This form was already sent with other details. Nothing new was issued. Start a new form to issue a token with these details.",
+  },
+  REQUEST_IN_PROGRESS: {
+    httpStatus: 409,
+    userMessage:
+      "This request is still being processed. Wait a moment, then check the token list before trying again.",
+  },
   RATE_LIMITED: {
     httpStatus: 429,
     userMessage: "Too many attempts. Wait a few minutes and try again.",
@@ -37,6 +47,11 @@ export const errorCatalog = {
   UPSTREAM_NETWORK: {
     httpStatus: 503,
     userMessage: "The verification service cannot be reached. Try again in a few minutes.",
+  },
+  UPSTREAM_CONNECTION_LOST: {
+    httpStatus: 502,
+    userMessage:
+      "The connection to the verification service broke during the request. The token may or may not exist — check the token list before trying again.",
   },
   UPSTREAM_UNAUTHORIZED: {
     httpStatus: 502,

@@ -1,0 +1,122 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Fingerprint } from "lucide-react";
+import { useForm } from "react-hook-form";
+import type { ActionResult } from "@/lib/actions/result";
+import type { IssueTokenResult } from "@/lib/tokens/issue-token";
+import {
+  emptyFingerprintTokenForm,
+  fingerprintTokenFormSchema,
+  type FingerprintTokenActionInput,
+  type FingerprintTokenForm as FingerprintTokenValues,
+  type FingerprintTokenFormInput,
+} from "@/lib/validation/token-forms";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { ActiveTokenWarning } from "./active-token-warning";
+import { applyServerFieldErrors, focusFirstInvalid } from "./form-errors";
+import { GhanaCardInput } from "./ghana-card-input";
+import { IssueAlert } from "./issue-alert";
+import { PurposeField } from "./purpose-field";
+import { useTokenIssuing } from "./use-token-issuing";
+
+const fieldNames = ["ghanaCardNumber", "referenceId", "purpose"] as const;
+
+export type FingerprintTokenAction = (input: FingerprintTokenActionInput) => Promise<ActionResult<IssueTokenResult>>;
+
+/**
+ * The fingerprint token form. react-hook-form owns the values and calls the server action from
+ * handleSubmit with a typed object, so nothing typed is lost on any failure.
+ */
+export function FingerprintTokenForm({
+  action,
+  idempotencyKey,
+  branchName,
+  defaultValues = emptyFingerprintTokenForm,
+}: {
+  action: FingerprintTokenAction;
+  idempotencyKey: string;
+  branchName: string;
+  defaultValues?: FingerprintTokenFormInput;
+}) {
+  const form = useForm<FingerprintTokenFormInput, unknown, FingerprintTokenValues>({
+    resolver: zodResolver(fingerprintTokenFormSchema),
+    defaultValues,
+    mode: "onTouched",
+    shouldFocusError: false,
+  });
+  const { register, handleSubmit, formState, setValue } = form;
+  const { errors } = formState;
+  const issuing = useTokenIssuing<FingerprintTokenValues>({
+    initialIdempotencyKey: idempotencyKey,
+    action,
+    applyFieldErrors: (fieldErrors) => applyServerFieldErrors(form, fieldErrors, fieldNames),
+  });
+  const isBusy = issuing.isBusy;
+  const invalid = (name: (typeof fieldNames)[number]) => (errors[name] ? true : undefined);
+
+  return (
+    <form noValidate onSubmit={handleSubmit(
+        (values) => issuing.submit(values),
+        (invalid) => focusFirstInvalid(form, Object.keys(invalid), fieldNames),
+      )} aria-label="Fingerprint token">
+      <fieldset disabled={isBusy} className="m-0 min-w-0 border-0 p-0">
+        <Card className="flex flex-col gap-5">
+          <div aria-live="polite" className="flex flex-col gap-3 empty:hidden">
+            {issuing.alert ? <IssueAlert alert={issuing.alert} onStartNewAttempt={issuing.startNewAttempt} /> : null}
+            {errors.root?.server?.message ? <p className="text-sm font-medium text-danger-700">{errors.root.server.message}</p> : null}
+            {issuing.activeTokens ? (
+              <ActiveTokenWarning
+                activeTokens={issuing.activeTokens}
+                isBusy={isBusy}
+                onIssueAnyway={handleSubmit((values) => issuing.submit(values, { allowDuplicate: true }))}
+              />
+            ) : null}
+          </div>
+
+          <Field
+            controlId="ghanaCardNumber"
+            label="Ghana Card number"
+            hint="Type it with or without dashes; it is formatted as you type."
+            error={errors.ghanaCardNumber?.message}
+          >
+            {(describedBy) => (
+              <GhanaCardInput id="ghanaCardNumber" {...register("ghanaCardNumber")} aria-describedby={describedBy} aria-invalid={invalid("ghanaCardNumber")} />
+            )}
+          </Field>
+
+          <Field controlId="referenceId" label="Reference" hint="Usually the customer's phone number, e.g. 024 123 4567." error={errors.referenceId?.message}>
+            {(describedBy) => (
+              <Input id="referenceId" {...register("referenceId")} aria-describedby={describedBy} aria-invalid={invalid("referenceId")} autoComplete="off" />
+            )}
+          </Field>
+
+          <PurposeField
+            registration={register("purpose")}
+            error={errors.purpose?.message}
+            isOptional
+            onPick={(purpose) => setValue("purpose", purpose, { shouldValidate: true, shouldDirty: true })}
+          />
+
+          <div className="flex flex-col gap-1.5">
+            <p className="font-semibold text-ink">Branch</p>
+            <p className="rounded-control bg-surface-sunken px-3 py-2.5 text-ink" data-testid="branch-name">
+              {branchName}
+            </p>
+            <p className="text-sm text-ink-muted">Sent with the token so the service can trace it to your branch.</p>
+          </div>
+
+          <div className="flex justify-end border-t border-line pt-5">
+            <Button type="submit" size="lg" isBusy={isBusy}>
+              {isBusy ? null : <Fingerprint aria-hidden className="size-5" />}
+              {isBusy ? "Issuing token…" : "Issue fingerprint token"}
+            </Button>
+          </div>
+        </Card>
+      </fieldset>
+    </form>
+  );
+}

@@ -1,0 +1,258 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Send } from "lucide-react";
+import { useForm, useWatch, type Path } from "react-hook-form";
+import type { ActionResult } from "@/lib/actions/result";
+import type { IssueTokenResult } from "@/lib/tokens/issue-token";
+import { maximumAgeYears, minimumAgeYears, todayInGhana } from "@/lib/validation/identity-documents";
+import { phoneExample } from "@/lib/validation/phone";
+import {
+  emptyRemoteTokenForm,
+  ID_TYPES,
+  idFieldsByType,
+  idTypeLabels,
+  remoteTokenFormSchema,
+  type IdFieldName,
+  type IdType,
+  type RemoteOptionName,
+  type RemoteTokenActionInput,
+  type RemoteTokenForm as RemoteTokenValues,
+  type RemoteTokenFormInput,
+} from "@/lib/validation/token-forms";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { CheckboxField } from "@/components/ui/checkbox-field";
+import { cn } from "@/components/ui/cn";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { ActiveTokenWarning } from "./active-token-warning";
+import { applyServerFieldErrors, focusFirstInvalid } from "./form-errors";
+import { GhanaCardInput } from "./ghana-card-input";
+import { IssueAlert } from "./issue-alert";
+import { PurposeField } from "./purpose-field";
+import { useTokenIssuing } from "./use-token-issuing";
+
+export type RemoteTokenAction = (input: RemoteTokenActionInput) => Promise<ActionResult<IssueTokenResult>>;
+
+type FieldName = Path<RemoteTokenFormInput>;
+
+const allIdFields = Object.values(idFieldsByType).flat() as IdFieldName[];
+/** Every field, in the order the page shows them (focus goes to the first with an error). */
+const fieldNames: readonly string[] = [
+  "idType",
+  ...allIdFields,
+  "phoneNumber",
+  "email",
+  "referenceId",
+  "purpose",
+  "sendSms",
+  "skipInstructions",
+  "captureLocation",
+  "captureHomeAddress",
+  "livenessOnly",
+];
+
+const optionCopy: Record<RemoteOptionName, { label: string; description: string }> = {
+  sendSms: { label: "Send the link by SMS", description: "The customer gets the verification link as a text message on the phone above." },
+  skipInstructions: {
+    label: "Skip the instructions",
+    description: "The link opens straight at the face capture, without the guidance and confirmation screens.",
+  },
+  captureLocation: { label: "Capture the device location", description: "Records where the customer's phone is during the verification." },
+  captureHomeAddress: { label: "Capture the home address", description: "Asks the customer's device for their home address after the verification." },
+  livenessOnly: {
+    label: "Liveness check only",
+    description: "Checks that a live person is present, without the full KYC match against the ID record.",
+  },
+};
+
+const idFieldCopy: Record<Exclude<IdFieldName, "ghanaCardNumber" | "dateOfBirth">, { label: string; hint: string }> = {
+  voterId: { label: "Voter ID number", hint: "As printed on the voter ID card." },
+  passportNumber: { label: "Passport number", hint: "As printed on the passport's data page, e.g. G1234567." },
+  driverLicenceNumber: { label: "Driver licence number", hint: "The licence's ID or reference number, as printed." },
+};
+
+/**
+ * The remote token form: the ID type decides which ID fields exist (one discriminated union,
+ * shared with the server); fields of other types are dropped the moment the type changes.
+ */
+export function RemoteTokenForm({
+  action,
+  idempotencyKey,
+  defaultValues = emptyRemoteTokenForm(),
+}: {
+  action: RemoteTokenAction;
+  idempotencyKey: string;
+  defaultValues?: RemoteTokenFormInput;
+}) {
+  const form = useForm<RemoteTokenFormInput, unknown, RemoteTokenValues>({
+    resolver: zodResolver(remoteTokenFormSchema),
+    defaultValues,
+    mode: "onTouched",
+    shouldFocusError: false,
+  });
+  const { register, handleSubmit, formState, setValue, getFieldState, unregister, control } = form;
+  // The union's branches have different fields; read errors by name across all of them.
+  const errors = formState.errors as Partial<Record<string, { message?: string }>> & typeof formState.errors;
+  const idType = useWatch({ control, name: "idType" });
+  const issuing = useTokenIssuing<RemoteTokenValues>({
+    initialIdempotencyKey: idempotencyKey,
+    action,
+    applyFieldErrors: (fieldErrors) => applyServerFieldErrors(form, fieldErrors, fieldNames),
+  });
+  const isBusy = issuing.isBusy;
+  const errorOf = (name: string) => errors[name]?.message;
+  const ariaFor = (name: string, describedBy: string | undefined) => ({
+    "aria-describedby": describedBy,
+    "aria-invalid": errors[name] ? true : undefined,
+  });
+
+  // Dropping the other types' fields from the form state (not just hiding them) guarantees a
+  // number typed under one type can never travel with another.
+  function switchIdType(next: IdType) {
+    for (const name of allIdFields) {
+      if (!(idFieldsByType[next] as readonly string[]).includes(name)) unregister(name as FieldName, { keepDefaultValue: false });
+    }
+    form.clearErrors();
+  }
+
+  // The reference follows the phone until the teller types a reference of their own.
+  const followPhone = (event: { target: { value: string } }) => {
+    if (!getFieldState("referenceId").isDirty) setValue("referenceId", event.target.value);
+  };
+
+  const today = todayInGhana();
+  const shiftYears = (years: number) => `${Number(today.slice(0, 4)) - years}${today.slice(4)}`;
+
+  return (
+    <form noValidate onSubmit={handleSubmit(
+        (values) => issuing.submit(values),
+        (invalid) => focusFirstInvalid(form, Object.keys(invalid), fieldNames),
+      )} aria-label="Remote token">
+      <fieldset disabled={isBusy} className="m-0 flex min-w-0 flex-col gap-5 border-0 p-0">
+        <div aria-live="polite" className="flex flex-col gap-3 empty:hidden">
+          {issuing.alert ? <IssueAlert alert={issuing.alert} onStartNewAttempt={issuing.startNewAttempt} /> : null}
+          {errors.root?.server?.message ? <p className="text-sm font-medium text-danger-700">{errors.root.server.message}</p> : null}
+          {issuing.activeTokens ? (
+            <ActiveTokenWarning
+              activeTokens={issuing.activeTokens}
+              isBusy={isBusy}
+              onIssueAnyway={handleSubmit((values) => issuing.submit(values, { allowDuplicate: true }))}
+            />
+          ) : null}
+        </div>
+
+        <Card className="flex flex-col gap-5">
+          <h2 className="text-lg font-bold text-ink">Customer&apos;s ID</h2>
+          <fieldset className="m-0 border-0 p-0">
+            <legend className="mb-2 font-semibold text-ink">ID type</legend>
+            <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
+              {ID_TYPES.map((type) => (
+                <label
+                  key={type}
+                  className={cn(
+                    "flex cursor-pointer items-center gap-2 rounded-control border px-3 py-2.5",
+                    idType === type ? "border-brand-700 bg-brand-50 ring-1 ring-brand-700" : "border-line-strong bg-surface hover:bg-surface-sunken",
+                  )}
+                >
+                  <input
+                    type="radio"
+                    value={type}
+                    className="size-4 accent-brand-700"
+                    {...register("idType", { onChange: (event: { target: { value: string } }) => switchIdType(event.target.value as IdType) })}
+                  />
+                  <span className="font-semibold text-ink">{idTypeLabels[type]}</span>
+                </label>
+              ))}
+            </div>
+            <p aria-live="polite" className="mt-1 min-h-5 text-sm font-medium text-danger-700">
+              {errorOf("idType")}
+            </p>
+          </fieldset>
+
+          <div className="grid gap-x-5 gap-y-3 md:grid-cols-2" data-testid="id-fields">
+            {idType === "GHANA_CARD" ? (
+              <Field controlId="ghanaCardNumber" label="Ghana Card number" hint="With or without dashes; formatted as you type." error={errorOf("ghanaCardNumber")}>
+                {(describedBy) => <GhanaCardInput id="ghanaCardNumber" {...register("ghanaCardNumber")} {...ariaFor("ghanaCardNumber", describedBy)} />}
+              </Field>
+            ) : null}
+            {idType === "VOTER" || idType === "PASSPORT" || idType === "DRIVER_LICENCE" ? (
+              (() => {
+                const name = idType === "VOTER" ? "voterId" : idType === "PASSPORT" ? "passportNumber" : "driverLicenceNumber";
+                return (
+                  <Field key={name} controlId={name} label={idFieldCopy[name].label} hint={idFieldCopy[name].hint} error={errorOf(name)}>
+                    {(describedBy) => (
+                      <Input
+                        id={name}
+                        {...register(name as FieldName)}
+                        {...ariaFor(name, describedBy)}
+                        autoComplete="off"
+                        spellCheck={false}
+                        autoCapitalize="characters"
+                        className="font-mono tracking-wide"
+                      />
+                    )}
+                  </Field>
+                );
+              })()
+            ) : null}
+            {idType === "DRIVER_LICENCE" ? (
+              <Field controlId="dateOfBirth" label="Date of birth" hint={`As on the licence; the holder is ${minimumAgeYears} or older.`} error={errorOf("dateOfBirth")}>
+                {(describedBy) => (
+                  <Input
+                    id="dateOfBirth"
+                    type="date"
+                    min={shiftYears(maximumAgeYears)}
+                    max={shiftYears(minimumAgeYears)}
+                    {...register("dateOfBirth" as FieldName)}
+                    {...ariaFor("dateOfBirth", describedBy)}
+                  />
+                )}
+              </Field>
+            ) : null}
+          </div>
+        </Card>
+
+        <Card className="flex flex-col gap-5">
+          <h2 className="text-lg font-bold text-ink">Where the link goes</h2>
+          <div className="grid gap-x-5 gap-y-3 md:grid-cols-2">
+            <Field controlId="phoneNumber" label="Customer's mobile number" hint={`A Ghana mobile number, e.g. ${phoneExample}.`} error={errorOf("phoneNumber")}>
+              {(describedBy) => (
+                // Registered here, in page order, so a failed submit focuses the first bad field.
+                <Input id="phoneNumber" type="tel" {...register("phoneNumber", { onChange: followPhone })} {...ariaFor("phoneNumber", describedBy)} autoComplete="off" />
+              )}
+            </Field>
+            <Field controlId="email" label="E-mail" hint="The link is also sent here." error={errorOf("email")} isOptional>
+              {(describedBy) => <Input id="email" type="email" {...register("email")} {...ariaFor("email", describedBy)} autoComplete="off" />}
+            </Field>
+            <Field controlId="referenceId" label="Reference" hint="Follows the phone number unless you type another." error={errorOf("referenceId")}>
+              {(describedBy) => <Input id="referenceId" {...register("referenceId")} {...ariaFor("referenceId", describedBy)} autoComplete="off" />}
+            </Field>
+          </div>
+          <PurposeField
+            registration={register("purpose")}
+            error={errorOf("purpose")}
+            onPick={(purpose) => setValue("purpose", purpose, { shouldValidate: true, shouldDirty: true })}
+          />
+        </Card>
+
+        <Card className="flex flex-col gap-2">
+          <h2 className="mb-2 text-lg font-bold text-ink">Options</h2>
+          <div className="grid gap-x-5 md:grid-cols-2">
+            {(Object.keys(optionCopy) as RemoteOptionName[]).map((name) => (
+              <CheckboxField key={name} id={name} label={optionCopy[name].label} description={optionCopy[name].description} error={errorOf(name)} {...register(name)} />
+            ))}
+          </div>
+        </Card>
+
+        <div className="flex justify-end">
+          <Button type="submit" size="lg" isBusy={isBusy}>
+            {isBusy ? null : <Send aria-hidden className="size-5" />}
+            {isBusy ? "Issuing token…" : "Issue remote token"}
+          </Button>
+        </div>
+      </fieldset>
+    </form>
+  );
+}

@@ -1,0 +1,38 @@
+import { expect, type Page } from "@playwright/test";
+import type { TestCustomer } from "./customers";
+
+/** Drives the two token forms the way a teller does. */
+
+export type RemoteIdType = "Ghana Card" | "Voter ID" | "Passport" | "Driver licence";
+
+export async function openRemoteForm(page: Page): Promise<void> {
+  await page.goto("/tokens/new/remote");
+  await expect(page.getByRole("heading", { name: "New token" })).toBeVisible();
+}
+
+export async function chooseIdType(page: Page, idType: RemoteIdType): Promise<void> {
+  await page.getByRole("radio", { name: idType }).check();
+}
+
+export async function fillContact(page: Page, customer: TestCustomer, options: { email?: boolean; purpose?: string } = {}): Promise<void> {
+  await page.getByLabel("Customer's mobile number").fill(customer.phoneTyped);
+  if (options.email) await page.getByLabel("E-mail").fill(customer.email);
+  await page.getByRole("button", { name: options.purpose ?? "Account opening", exact: true }).click();
+}
+
+export async function setOption(page: Page, label: string, isOn: boolean): Promise<void> {
+  await page.getByLabel(label).setChecked(isOn);
+}
+
+/** Submits and waits for the token page; answers the token request id from the URL. */
+export async function submitAndOpenToken(page: Page, buttonName: string): Promise<string> {
+  await page.getByRole("button", { name: buttonName }).click();
+  await page.waitForURL(/\/tokens\/[0-9a-f-]{36}$/);
+  return page.url().split("/").pop()!;
+}
+
+export async function shownToken(page: Page): Promise<string> {
+  const token = (await page.getByTestId("token-value").textContent())?.trim() ?? "";
+  expect(token).toMatch(/^\S+$/);
+  return token;
+}

@@ -1,0 +1,305 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { STAFF_ROLES } from "../auth/roles";
+
+/**
+ * The one schema of Veridesk, shared by PGlite and PostgreSQL: `npm run db:generate` turns it into
+ * the committed migrations in drizzle/. Add a table in its own section below, with a comment on why
+ * it exists; columns are snake_case in SQL and camelCase in TypeScript, named explicitly.
+ *
+ * No `import "server-only"` here, unlike the rest of lib/db: drizzle-kit loads this file outside
+ * any bundler, where that import throws. Table definitions hold no secrets and open no connection.
+ */
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+
+// ─── Organisation ────────────────────────────────────────────────────────────────────────────────
+// Branches of the bank. Staff belong to one, and every token and audit event is traced to one.
+
+export const branches = pgTable("branches", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  /** The bank's own short code for the branch, as printed on its documents. */
+  code: text("code").notNull().unique(),
+  name: text("name").notNull(),
+  createdAt: createdAt(),
+});
+
+// ─── Audit trail ─────────────────────────────────────────────────────────────────────────────────
+// Who did what, when. Append-only: the migration `audit-append-only` adds a trigger that refuses
+// UPDATE, DELETE and TRUNCATE, so not even a bug or a hand-typed query can rewrite history.
+
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    /** Null for events without a signed-in actor (a failed sign-in, the system itself). */
+    actorUserId: text("actor_user_id"),
+    /** How the actor was known at the time (their username), kept because users get renamed. */
+    actorLabel: text("actor_label"),
+    /** Dotted `domain.verb`, e.g. "auth.sign_in", "staff.update". */
+    action: text("action").notNull(),
+    subjectType: text("subject_type"),
+    subjectId: text("subject_id"),
+    // RESTRICT: a branch with history cannot be deleted (SET NULL would be an UPDATE, refused anyway).
+    branchId: uuid("branch_id").references(() => branches.id, { onDelete: "restrict" }),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    requestId: text("request_id"),
+  },
+  (table) => [
+    index("audit_events_at_idx").on(table.at),
+    index("audit_events_actor_at_idx").on(table.actorUserId, table.at),
+    index("audit_events_action_at_idx").on(table.action, table.at),
+  ],
+);
+
+export type Branch = typeof branches.$inferSelect;
+export type NewBranch = typeof branches.$inferInsert;
+export type AuditEvent = typeof auditEvents.$inferSelect;
+export type NewAuditEvent = typeof auditEvents.$inferInsert;
+
+// ─── Staff sign-in (better-auth) ─────────────────────────────────────────────────────────────────
+// better-auth's own tables, written by hand from its documented schema (the `auth` CLI crashes on
+// Node 20) for the features in use: username + password sign-in, database sessions, database rate
+// limiting. TypeScript keys are better-auth's field names (its Drizzle adapter maps by them; it also
+// checks these tables against its schema at first use). lib/auth/server.ts wires them in.
+// Nothing but better-auth and lib/auth, lib/staff write here.
+
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+export const authUsers = pgTable("auth_users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** better-auth requires one; staff sign in by username, so it is `<username>@staff.invalid`. */
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  /** The staff ID they sign in with, lower-cased (username plugin). */
+  username: text("username").unique(),
+  displayUsername: text("display_username"),
+});
+
+export const authSessions = pgTable(
+  "auth_sessions",
+  {
+    id: text("id").primaryKey(),
+    /** The absolute end (SESSION_MAX_HOURS after sign-in): never slid, see ADR 0003. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => authUsers.id, { onDelete: "cascade" }),
+    /** Last request of the staff member; the idle timeout (SESSION_IDLE_MINUTES) counts from it. */
+    lastActiveAt: timestamp("last_active_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("auth_sessions_user_id_idx").on(table.userId)],
+);
+
+export const authAccounts = pgTable(
+  "auth_accounts",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    /** Always "credential" here: the password hash lives in `password`. */
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => authUsers.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("auth_accounts_user_id_idx").on(table.userId)],
+);
+
+export const authVerifications = pgTable(
+  "auth_verifications",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("auth_verifications_identifier_idx").on(table.identifier)],
+);
+
+/** better-auth's per-IP request counters, in the database so that every app instance shares them. */
+export const authRateLimits = pgTable("auth_rate_limits", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+});
+
+// ─── Staff ───────────────────────────────────────────────────────────────────────────────────────
+// What Veridesk knows about a staff account beyond sign-in: role, branch, disabled. A table of our
+// own rather than extra columns on auth_users so that better-auth's user endpoints can never
+// write them, and so the role is a real enum and the branch a real foreign key (ADR 0003).
+
+export const staffRole = pgEnum("staff_role", STAFF_ROLES);
+
+export const staffProfiles = pgTable(
+  "staff_profiles",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => authUsers.id, { onDelete: "cascade" }),
+    role: staffRole("role").notNull(),
+    branchId: uuid("branch_id")
+      .notNull()
+      .references(() => branches.id, { onDelete: "restrict" }),
+    /** Set = cannot sign in, and every session was revoked at that moment. */
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    /** Created by the local seed with a published password: refused when APP_ENV=production. */
+    isDemo: boolean("is_demo").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("staff_profiles_branch_id_idx").on(table.branchId)],
+);
+
+/**
+ * Failed sign-ins per typed username (whether or not such an account exists, so a lock-out never
+ * tells which usernames are real): the last few failure times, and the lock they led to.
+ */
+export const signInThrottles = pgTable("sign_in_throttles", {
+  username: text("username").primaryKey(),
+  /** ISO times of the most recent failures inside the counting window, oldest first. */
+  recentFailures: jsonb("recent_failures").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  updatedAt: updatedAt(),
+});
+
+export type AuthUser = typeof authUsers.$inferSelect;
+export type AuthSession = typeof authSessions.$inferSelect;
+export type StaffProfile = typeof staffProfiles.$inferSelect;
+export type SignInThrottle = typeof signInThrottles.$inferSelect;
+
+// ─── Tokens ──────────────────────────────────────────────────────────────────────────────────────
+// One row per attempt to issue a token (lib/tokens), written BEFORE the service is called, so a
+// double submit finds the first attempt by its idempotency key, a timed-out call leaves a row
+// saying "outcome unknown", and every token the service issued is traced to who, where and when
+// (ADR 0005). Customer identifiers are stored encrypted, with a keyed blind index for exact
+// search (ADR 0006). The live state of an issued token (issue 6) goes in columns added here
+// later (state, next poll time, result); the issuing columns below never change after settling.
+
+export const tokenKind = pgEnum("token_kind", ["fingerprint", "remote"]);
+export const tokenIdType = pgEnum("token_id_type", ["GHANA_CARD", "VOTER", "PASSPORT", "DRIVER_LICENCE"]);
+/**
+ * How the issuing call ended: `pending` while it runs; `issued` with a token; `outcome_unknown`
+ * when no readable answer came (timeout, unreadable 200) — the service may have issued a token
+ * and sent an SMS; `rejected` when the service refused the input (4xx); `failed_upstream` when it
+ * certainly did not issue one (5xx, refused key, unreachable).
+ */
+export const tokenIssueOutcome = pgEnum("token_issue_outcome", ["pending", "issued", "outcome_unknown", "rejected", "failed_upstream"]);
+
+/** The remote-token options as the teller chose them (app names; lib/validation maps them). */
+export type RemoteTokenOptions = {
+  sendSms: boolean;
+  skipInstructions: boolean;
+  captureLocation: boolean;
+  captureHomeAddress: boolean;
+  livenessOnly: boolean;
+};
+
+export const tokenRequests = pgTable(
+  "token_requests",
+  {
+    /** Generated by the app before insert: it is bound into the ciphertexts of the row. */
+    id: uuid("id").primaryKey(),
+    /** One per form render; a second submit with it finds this row instead of a new token. */
+    idempotencyKey: uuid("idempotency_key").notNull().unique(),
+    /** Keyed digest of the normalised request: the same key with other fields is refused. */
+    requestFingerprint: text("request_fingerprint").notNull(),
+    kind: tokenKind("kind").notNull(),
+    idType: tokenIdType("id_type").notNull(),
+    issuedByUserId: text("issued_by_user_id")
+      .notNull()
+      .references(() => authUsers.id, { onDelete: "restrict" }),
+    branchId: uuid("branch_id")
+      .notNull()
+      .references(() => branches.id, { onDelete: "restrict" }),
+    createdAt: createdAt(),
+    /** Request id of the submit, to find its log lines. */
+    requestId: text("request_id"),
+
+    // What was sent (not secret): reference, purpose, branch name (fingerprint), phone and options (remote).
+    referenceId: text("reference_id").notNull(),
+    purpose: text("purpose"),
+    branchName: text("branch_name"),
+    phoneNumber: text("phone_number"),
+    options: jsonb("options").$type<RemoteTokenOptions>(),
+
+    // The customer's identifiers: AES-256-GCM (lib/pii), never stored or logged in clear.
+    idNumberEncrypted: text("id_number_encrypted").notNull(),
+    /** HMAC of the canonical ID number: exact search and "same customer" without decrypting. */
+    idNumberIndex: text("id_number_index").notNull(),
+    /** For masked display (GHA-•••••789-0) and "ends with" search. */
+    idNumberLast4: text("id_number_last4").notNull(),
+    dateOfBirthEncrypted: text("date_of_birth_encrypted"),
+    emailEncrypted: text("email_encrypted"),
+
+    // How the call ended.
+    outcome: tokenIssueOutcome("outcome").notNull().default("pending"),
+    /** AppError code of a failed or unknown outcome (UPSTREAM_TIMEOUT, UPSTREAM_REJECTED, …). */
+    errorCode: text("error_code"),
+    /** The internal message (built from scrubbed service text: no customer data). */
+    errorDetail: text("error_detail"),
+    /** When the call ended, whatever the outcome. */
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+    token: text("token").unique(),
+    /** The app's clock when the service answered with the token: the 15 minutes count from here. */
+    issuedAt: timestamp("issued_at", { withTimezone: true }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    /** The service's confirmation text. */
+    upstreamMessage: text("upstream_message"),
+    /** The number the service says the SMS went to (remote tokens with SMS on). */
+    smsSentTo: text("sms_sent_to"),
+    /** Whether the link also went by e-mail (to the encrypted address above). */
+    isEmailSent: boolean("is_email_sent").notNull().default(false),
+  },
+  (table) => [
+    index("token_requests_id_number_index_idx").on(table.idNumberIndex, table.createdAt),
+    index("token_requests_branch_created_idx").on(table.branchId, table.createdAt),
+    index("token_requests_issued_by_created_idx").on(table.issuedByUserId, table.createdAt),
+    index("token_requests_outcome_created_idx").on(table.outcome, table.createdAt),
+  ],
+);
+
+/**
+ * What happened to a token, in order: requested, issued / rejected / outcome unknown, and (issue
+ * 6) every state change seen by the watcher. `details` never holds customer identifiers.
+ */
+export const tokenEvents = pgTable(
+  "token_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    tokenRequestId: uuid("token_request_id")
+      .notNull()
+      .references(() => tokenRequests.id, { onDelete: "restrict" }),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    /** `issue.requested`, `issue.issued`, `issue.rejected`, `issue.failed`, `issue.outcome_unknown`, … */
+    type: text("type").notNull(),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+  },
+  (table) => [index("token_events_request_at_idx").on(table.tokenRequestId, table.at)],
+);
+
+export type TokenRequest = typeof tokenRequests.$inferSelect;
+export type NewTokenRequest = typeof tokenRequests.$inferInsert;
+export type TokenEvent = typeof tokenEvents.$inferSelect;
+export type TokenIssueOutcome = (typeof tokenIssueOutcome.enumValues)[number];

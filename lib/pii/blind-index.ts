@@ -1,0 +1,46 @@
+import "server-only";
+import { createHmac } from "node:crypto";
+import { getPiiKeys, type PiiKeys } from "./keys";
+
+/**
+ * Keyed HMAC-SHA-256 digests: equal inputs give equal digests, so an exact ID number can be found
+ * (and the same customer recognised) with an index, yet the digest reveals nothing without the
+ * key — unlike a plain hash, which anyone could reverse by trying all 10^10 Ghana Card numbers.
+ * Each use has its own domain, so a digest from one use never matches another's.
+ */
+
+function keyedDigest(domain: string, text: string, keys: PiiKeys): string {
+  return createHmac("sha256", keys.indexKey).update(`${domain}\u0000${text}`, "utf8").digest("base64url");
+}
+
+/**
+ * The ID number as the index sees it: letters and digits only, upper case. The same document
+ * typed with or without dashes gives the same index, whichever form it was issued from.
+ */
+export function canonicalIdNumber(idNumber: string): string {
+  return idNumber.normalize("NFKC").toUpperCase().replace(/[^A-Z0-9]/g, "");
+}
+
+export function computeIdNumberIndex(idNumber: string, keys: PiiKeys = getPiiKeys()): string {
+  return keyedDigest("id-number", canonicalIdNumber(idNumber), keys);
+}
+
+/**
+ * A digest of a whole request, used to recognise "the same submit again" under one idempotency
+ * key. Keyed for the same reason as the index: the request holds the ID number.
+ */
+export function computeRequestFingerprint(request: unknown, keys: PiiKeys = getPiiKeys()): string {
+  return keyedDigest("request", canonicalJson(request), keys);
+}
+
+/** JSON with object keys sorted at every level, so key order never changes the fingerprint. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, entry]) => entry !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}

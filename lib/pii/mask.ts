@@ -1,0 +1,40 @@
+/**
+ * Masked forms of customer data for screens, lists and exports. Pure functions of the value, with
+ * no key or server import, so client components may use them on data they were already given.
+ */
+
+const hidden = "•";
+
+/** Letters and digits only, upper case: what the last-four and the masks count. */
+function significantCharacters(idNumber: string): string {
+  return idNumber.toUpperCase().replace(/[^A-Z0-9]/g, "");
+}
+
+export function lastFourOf(idNumber: string): string {
+  return significantCharacters(idNumber).slice(-4);
+}
+
+/**
+ * `GHA-123456789-0` → `GHA-•••••789-0`; other documents → `••••4567`. Enough to confirm with the
+ * customer which card it was, never enough to use it.
+ */
+export function maskIdNumber(idType: string, lastFour: string): string {
+  if (idType === "GHANA_CARD" && lastFour.length === 4) {
+    return `GHA-${hidden.repeat(5)}${lastFour.slice(0, 3)}-${lastFour.slice(3)}`;
+  }
+  return `${hidden.repeat(4)}${lastFour}`;
+}
+
+/** `0241234567` → `024 ••• 4567`: the network prefix and last digits, to read back to the customer. */
+export function maskPhoneNumber(localNumber: string): string {
+  const digits = localNumber.replace(/\D/g, "");
+  if (digits.length < 7) return hidden.repeat(digits.length);
+  return `${digits.slice(0, 3)} ${hidden.repeat(digits.length - 7)} ${digits.slice(-4)}`;
+}
+
+/** `ama.mensah@example.com` → `a•••@example.com`. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return hidden.repeat(3);
+  return `${email[0]}${hidden.repeat(3)}${email.slice(at)}`;
+}

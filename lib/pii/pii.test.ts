@@ -1,0 +1,138 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/env";
+import { canonicalJson, computeIdNumberIndex, computeRequestFingerprint } from "./blind-index";
+import { decryptField, encryptField } from "./field-encryption";
+import { keyFilePath, keyIdOf, readOrCreateKeyFile, resolvePiiKeys, type PiiKeys } from "./keys";
+import { lastFourOf, maskEmail, maskIdNumber, maskPhoneNumber } from "./mask";
+
+const keys: PiiKeys = (() => {
+  const encryptionKey = randomBytes(32);
+  return { encryptionKey, indexKey: randomBytes(32), encryptionKeyId: keyIdOf(encryptionKey) };
+})();
+
+const temporaryDirectories: string[] = [];
+function temporaryDirectory(): string {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-pii-"));
+  temporaryDirectories.push(directory);
+  return directory;
+}
+afterEach(() => {
+  for (const directory of temporaryDirectories.splice(0)) fs.rmSync(directory, { recursive: true, force: true });
+});
+
+describe("field encryption", () => {
+  const context = "token_requests.id_number:5b7a";
+
+  it("round-trips and never stores the plaintext", () => {
+    const stored = encryptField("GHA-123456789-0", context, keys);
+    expect(stored).not.toContain("123456789");
+    expect(stored.startsWith(`v1.${keys.encryptionKeyId}.`)).toBe(true);
+    expect(decryptField(stored, context, keys)).toBe("GHA-123456789-0");
+  });
+
+  it("uses a fresh IV every time", () => {
+    expect(encryptField("same", context, keys)).not.toBe(encryptField("same", context, keys));
+  });
+
+  it("refuses a ciphertext moved to another row or column", () => {
+    const stored = encryptField("GHA-123456789-0", context, keys);
+    expect(() => decryptField(stored, "token_requests.id_number:other-row", keys)).toThrow(/failed authentication/);
+  });
+
+  it("refuses a tampered ciphertext", () => {
+    const parts = encryptField("GHA-123456789-0", context, keys).split(".");
+    const body = Buffer.from(parts[3]!, "base64url");
+    body[0] = body[0]! ^ 1;
+    parts[3] = body.toString("base64url");
+    expect(() => decryptField(parts.join("."), context, keys)).toThrow(/failed authentication/);
+  });
+
+  it("names the key mismatch instead of failing obscurely", () => {
+    const other = { ...keys, encryptionKey: randomBytes(32), encryptionKeyId: "deadbeef" };
+    expect(() => decryptField(encryptField("x", context, keys), context, other)).toThrow(/encrypted with key/);
+  });
+});
+
+describe("blind index", () => {
+  it("finds the same number however it was written", () => {
+    expect(computeIdNumberIndex("GHA-123456789-0", keys)).toBe(computeIdNumberIndex("gha1234567890", keys));
+    expect(computeIdNumberIndex("GHA-123456789-0", keys)).not.toBe(computeIdNumberIndex("GHA-123456789-1", keys));
+  });
+
+  it("depends on the key", () => {
+    const other = { ...keys, indexKey: randomBytes(32) };
+    expect(computeIdNumberIndex("GHA-123456789-0", keys)).not.toBe(computeIdNumberIndex("GHA-123456789-0", other));
+  });
+
+  it("fingerprints requests regardless of key order", () => {
+    expect(computeRequestFingerprint({ a: 1, b: { c: 2, d: [1, 2] } }, keys)).toBe(computeRequestFingerprint({ b: { d: [1, 2], c: 2 }, a: 1 }, keys));
+    expect(computeRequestFingerprint({ a: 1 }, keys)).not.toBe(computeRequestFingerprint({ a: 2 }, keys));
+    expect(canonicalJson({ b: undefined, a: null })).toBe('{"a":null}');
+  });
+});
+
+describe("keys", () => {
+  it("generates a local key pair once, keeps it with mode 0600 and reuses it", () => {
+    const directory = temporaryDirectory();
+    const settings = parseEnv({ PGLITE_DATA_DIR: path.join(directory, "pglite") });
+    const first = resolvePiiKeys(settings);
+    const second = resolvePiiKeys(settings);
+    expect(first.encryptionKey.equals(second.encryptionKey)).toBe(true);
+    expect(first.encryptionKey.equals(first.indexKey)).toBe(false);
+    const file = keyFilePath(settings);
+    expect(file).toBe(path.join(directory, "pii-keys.json"));
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it("reads an existing file rather than overwriting it", () => {
+    const file = path.join(temporaryDirectory(), "pii-keys.json");
+    const first = readOrCreateKeyFile(file);
+    expect(readOrCreateKeyFile(file).indexKey.equals(first.indexKey)).toBe(true);
+  });
+
+  it("refuses production without keys", () => {
+    const production = parseEnv({
+      APP_ENV: "production",
+      DATABASE_URL: "postgres://veridesk@db.internal/veridesk",
+      AUTH_SECRET: "x".repeat(40),
+      UPSTREAM_API_KEY: "cHVibGljOnNlY3JldA==",
+      APP_URL: "https://desk.example.com",
+    });
+    expect(() => resolvePiiKeys(production)).toThrow(/PII_ENCRYPTION_KEY and PII_INDEX_KEY are required/);
+    const withKeys = resolvePiiKeys({
+      ...production,
+      PII_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      PII_INDEX_KEY: randomBytes(32).toString("hex"),
+    });
+    expect(withKeys.encryptionKey).toHaveLength(32);
+    expect(withKeys.indexKey).toHaveLength(32);
+  });
+
+  it("refuses the same key for both uses, and only one of the two", () => {
+    const key = randomBytes(32).toString("base64");
+    expect(() => resolvePiiKeys(parseEnv({ PII_ENCRYPTION_KEY: key, PII_INDEX_KEY: key }))).toThrow(/different keys/);
+    expect(() => resolvePiiKeys(parseEnv({ PII_ENCRYPTION_KEY: key }))).toThrow(/both/);
+  });
+
+  it("the env schema refuses keys that are not 32 bytes", () => {
+    expect(() => parseEnv({ PII_ENCRYPTION_KEY: "short" })).toThrow(/PII_ENCRYPTION_KEY/);
+    expect(() => parseEnv({ PII_INDEX_KEY: randomBytes(16).toString("base64") })).toThrow(/PII_INDEX_KEY/);
+  });
+});
+
+describe("masks", () => {
+  it("masks ID numbers by type", () => {
+    expect(lastFourOf("GHA-123456789-0")).toBe("7890");
+    expect(maskIdNumber("GHANA_CARD", "7890")).toBe("GHA-•••••789-0");
+    expect(maskIdNumber("PASSPORT", "4567")).toBe("••••4567");
+  });
+  it("masks phone numbers and e-mail addresses", () => {
+    expect(maskPhoneNumber("0241234567")).toBe("024 ••• 4567");
+    expect(maskEmail("ama.mensah@example.com")).toBe("a•••@example.com");
+    expect(maskEmail("nope")).toBe("•••");
+  });
+});

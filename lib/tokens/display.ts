@@ -1,0 +1,52 @@
+import type { ErrorCode } from "@/lib/errors";
+
+/** Words and times for token screens. Plain data: used by server and client components. */
+
+const timeFormat = new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Accra", hour: "2-digit", minute: "2-digit" });
+const dateTimeFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Africa/Accra",
+  day: "numeric",
+  month: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
+/** `14:05` in Ghana time (GMT), whatever the server's or browser's zone. */
+export function formatTime(iso: string): string {
+  return timeFormat.format(new Date(iso));
+}
+
+export function formatDateTime(iso: string): string {
+  return dateTimeFormat.format(new Date(iso));
+}
+
+export const tokenKindLabels = { fingerprint: "Fingerprint", remote: "Remote" } as const;
+
+export const issueOutcomeLabels = {
+  pending: "Being issued",
+  issued: "Issued",
+  outcome_unknown: "Outcome unknown",
+  rejected: "Refused by service",
+  failed_upstream: "Not issued",
+} as const;
+
+/**
+ * Failures after which the service may have issued a token (and sent an SMS): the form keeps its
+ * idempotency key, so sending it again replays this answer instead of issuing a second token.
+ */
+export const outcomeUnknownCodes: ReadonlySet<ErrorCode> = new Set([
+  "UPSTREAM_TIMEOUT",
+  "UPSTREAM_MALFORMED",
+  "UPSTREAM_BAD_RESPONSE",
+  "UPSTREAM_CONNECTION_LOST",
+  "REQUEST_IN_PROGRESS",
+  "INTERNAL",
+]);
+
+/** Failures after which certainly no token exists: the next submit is a new attempt. */
+export const definitelyNotIssuedCodes: ReadonlySet<ErrorCode> = new Set([
+  "UPSTREAM_REJECTED",
+  "UPSTREAM_SERVER_ERROR",
+  "UPSTREAM_UNAUTHORIZED",
+  "UPSTREAM_NETWORK",
+]);

@@ -1,0 +1,16 @@
+import "server-only";
+
+export { findActiveTokensForCustomer, type ActiveTokenSummary } from "./active-tokens";
+export {
+  issueFingerprintToken,
+  issueRemoteToken,
+  issuerFromStaff,
+  type FingerprintTokenSubmission,
+  type IssueDependencies,
+  type IssueTokenResult,
+  type RemoteTokenSubmission,
+  type TokenIssuer,
+} from "./issue-token";
+export { outcomeOfFailure, presentedCode, userMessageForFailure } from "./issue-outcome";
+export { TOKEN_LIFETIME_MS, expiryOf } from "./lifetime";
+export { getTokenRequestView, listRecentTokenRequests, type TokenOutcomeView, type TokenRequestSummary, type TokenRequestView } from "./token-views";

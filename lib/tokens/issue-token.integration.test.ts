@@ -1,0 +1,324 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
+import { auditEvents, authUsers, branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import { decryptField, keyIdOf, type PiiKeys } from "@/lib/pii";
+import type { UpstreamClient } from "@/lib/upstream";
+import { fingerprintTokenActionSchema, remoteTokenActionSchema } from "@/lib/validation";
+import { issueFingerprintToken, issueRemoteToken, type IssueDependencies, type TokenIssuer } from "./issue-token";
+import { getTokenRequestView } from "./token-views";
+
+/**
+ * The issuing use case against a real (embedded PostgreSQL) database and a scripted service:
+ * idempotency under races, outcomes of each failure, PII at rest.
+ */
+
+let opened: OpenedDatabase;
+let dataDir: string;
+let issuer: TokenIssuer;
+let otherTeller: TokenIssuer;
+
+const keys: PiiKeys = (() => {
+  const encryptionKey = randomBytes(32);
+  return { encryptionKey, indexKey: randomBytes(32), encryptionKeyId: keyIdOf(encryptionKey) };
+})();
+
+type Script = { delayMs?: number; fail?: AppError };
+function scriptedService(script: Script = {}) {
+  const calls: string[] = [];
+  let counter = 0;
+  const answer = async <T>(value: () => T): Promise<T> => {
+    await new Promise((resolve) => setTimeout(resolve, script.delayMs ?? 0));
+    if (script.fail) throw script.fail;
+    return value();
+  };
+  const upstream: UpstreamClient = {
+    initiateFingerprintToken: (request) => {
+      calls.push(`fingerprint ${request.idNumber}`);
+      return answer(() => ({ token: `FP${++counter}X${randomUUID().slice(0, 4).toUpperCase()}` }));
+    },
+    initiateRemoteToken: (request) => {
+      calls.push(`remote ${request.id_type}`);
+      return answer(() => ({ token: `RM${++counter}X${randomUUID().slice(0, 4).toUpperCase()}`, phoneNumber: request.phonenumber }));
+    },
+    checkTokenState: () => Promise.reject(new Error("not used")),
+    getTokenResult: () => Promise.reject(new Error("not used")),
+  };
+  return { upstream, calls };
+}
+
+const silentLog = { info: () => undefined, error: () => undefined };
+
+function dependencies(upstream: UpstreamClient, extra: Partial<IssueDependencies> = {}): Partial<IssueDependencies> {
+  return { db: opened.db, upstream, keys, log: silentLog, pendingWaitMs: 3_000, stalePendingMs: 60_000, ...extra };
+}
+
+let cardCounter = 100_000_000;
+function newCardNumber(): string {
+  cardCounter += 1;
+  return `GHA-${cardCounter}-1`;
+}
+
+function fingerprintSubmission(overrides: Record<string, unknown> = {}) {
+  return fingerprintTokenActionSchema.parse({
+    ghanaCardNumber: newCardNumber(),
+    referenceId: "0241234567",
+    purpose: "Account opening",
+    idempotencyKey: randomUUID(),
+    ...overrides,
+  });
+}
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-tokens-"));
+  opened = await openDatabase({ pgliteDataDir: path.join(dataDir, "pglite"), label: "issue-token integration test" });
+  const [branch] = await opened.db.insert(branches).values({ code: "KSI", name: "Kumasi – Adum" }).returning();
+  const [otherBranch] = await opened.db.insert(branches).values({ code: "ACC", name: "Accra – Head Office" }).returning();
+  for (const [id, name] of [["teller-1", "Ama Teller"], ["teller-2", "Kofi Teller"]]) {
+    await opened.db.insert(authUsers).values({ id: id!, name: name!, email: `${id}@staff.invalid`, username: id });
+  }
+  issuer = { userId: "teller-1", username: "teller-1", branch: { id: branch!.id, name: branch!.name } };
+  otherTeller = { userId: "teller-2", username: "teller-2", branch: { id: otherBranch!.id, name: otherBranch!.name } };
+});
+
+afterAll(async () => {
+  await opened?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+let service: ReturnType<typeof scriptedService>;
+beforeEach(() => {
+  service = scriptedService();
+});
+
+async function rowOf(id: string) {
+  const [row] = await opened.db.select().from(tokenRequests).where(eq(tokenRequests.id, id));
+  return row!;
+}
+
+describe("issuing a fingerprint token", () => {
+  it("records the attempt, calls the service once and stores the token with a 15-minute expiry", async () => {
+    const submission = fingerprintSubmission();
+    const before = Date.now();
+    const result = await issueFingerprintToken(submission, issuer, "req-1", dependencies(service.upstream));
+    expect(result).toMatchObject({ status: "issued", replayed: false });
+    if (result.status !== "issued") throw new Error("expected issued");
+    expect(service.calls).toEqual([`fingerprint ${submission.ghanaCardNumber}`]);
+
+    const row = await rowOf(result.tokenRequestId);
+    expect(row).toMatchObject({ outcome: "issued", kind: "fingerprint", idType: "GHANA_CARD", branchName: "Kumasi – Adum", token: result.token });
+    expect(row.issuedAt!.getTime()).toBeGreaterThanOrEqual(before);
+    expect(row.expiresAt!.getTime() - row.issuedAt!.getTime()).toBe(15 * 60_000);
+
+    const events = await opened.db.select().from(tokenEvents).where(eq(tokenEvents.tokenRequestId, row.id));
+    expect(events.map((event) => event.type)).toEqual(["issue.requested", "issue.issued"]);
+    const audit = await opened.db.select().from(auditEvents).where(eq(auditEvents.subjectId, row.id));
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ action: "token.issue", actorUserId: "teller-1" });
+  });
+
+  it("keeps the ID number encrypted and bound to its row", async () => {
+    const submission = fingerprintSubmission();
+    const result = await issueFingerprintToken(submission, issuer, "req", dependencies(service.upstream));
+    if (result.status !== "issued") throw new Error("expected issued");
+    const row = await rowOf(result.tokenRequestId);
+    const stored = JSON.stringify(row);
+    expect(stored).not.toContain(submission.ghanaCardNumber.slice(4, 13));
+    expect(decryptField(row.idNumberEncrypted, `token_requests.id_number:${row.id}`, keys)).toBe(submission.ghanaCardNumber);
+    expect(row.idNumberLast4).toBe(submission.ghanaCardNumber.replace(/\D/g, "").slice(-4));
+  });
+});
+
+describe("nothing doubled", () => {
+  it("answers a repeated submit from the first attempt without calling the service again", async () => {
+    const submission = fingerprintSubmission();
+    const first = await issueFingerprintToken(submission, issuer, "req-a", dependencies(service.upstream));
+    const again = await issueFingerprintToken(submission, issuer, "req-b", dependencies(service.upstream));
+    expect(again).toEqual({ ...first, replayed: true });
+    expect(service.calls).toHaveLength(1);
+  });
+
+  it("lets two racing submits with one key make one call and one row", async () => {
+    const slow = scriptedService({ delayMs: 300 });
+    const submission = fingerprintSubmission();
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, index) => issueFingerprintToken(submission, issuer, `race-${index}`, dependencies(slow.upstream))),
+    );
+    expect(slow.calls).toHaveLength(1);
+    const ids = new Set(results.map((result) => (result.status === "issued" ? result.tokenRequestId : "none")));
+    expect(ids.size).toBe(1);
+    expect(results.filter((result) => result.status === "issued" && !result.replayed)).toHaveLength(1);
+    const rows = await opened.db.select().from(tokenRequests).where(eq(tokenRequests.idempotencyKey, submission.idempotencyKey));
+    expect(rows).toHaveLength(1);
+  });
+
+  it("refuses the same key with different fields", async () => {
+    const submission = fingerprintSubmission();
+    await issueFingerprintToken(submission, issuer, "req", dependencies(service.upstream));
+    const changed = { ...submission, referenceId: "another reference" };
+    await expect(issueFingerprintToken(changed, issuer, "req", dependencies(service.upstream))).rejects.toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED" });
+    expect(service.calls).toHaveLength(1);
+  });
+
+  it("refuses another teller's key even with the same fields", async () => {
+    const submission = fingerprintSubmission();
+    await issueFingerprintToken(submission, issuer, "req", dependencies(service.upstream));
+    await expect(issueFingerprintToken(submission, { ...otherTeller, branch: issuer.branch }, "req", dependencies(service.upstream))).rejects.toMatchObject({
+      code: "IDEMPOTENCY_KEY_REUSED",
+    });
+  });
+});
+
+describe("nothing lost", () => {
+  it("records a timeout as outcome unknown and never retries it under the same key", async () => {
+    const timingOut = scriptedService({ fail: new AppError("UPSTREAM_TIMEOUT", "POST … got no complete answer within 10 ms") });
+    const submission = fingerprintSubmission();
+    const error = await issueFingerprintToken(submission, issuer, "req", dependencies(timingOut.upstream)).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
+    expect((error as AppError).userMessage).toMatch(/check the token list/);
+    const [row] = await opened.db.select().from(tokenRequests).where(eq(tokenRequests.idempotencyKey, submission.idempotencyKey));
+    expect(row).toMatchObject({ outcome: "outcome_unknown", errorCode: "UPSTREAM_TIMEOUT", token: null });
+
+    await expect(issueFingerprintToken(submission, issuer, "req-2", dependencies(service.upstream))).rejects.toMatchObject({ code: "UPSTREAM_TIMEOUT" });
+    expect(service.calls).toHaveLength(0);
+  });
+
+  it.each([
+    ["UPSTREAM_SERVER_ERROR", "failed_upstream"],
+    ["UPSTREAM_UNAUTHORIZED", "failed_upstream"],
+    ["UPSTREAM_MALFORMED", "outcome_unknown"],
+    ["UPSTREAM_BAD_RESPONSE", "outcome_unknown"],
+    ["UPSTREAM_REJECTED", "rejected"],
+  ] as const)("records %s as %s", async (code, outcome) => {
+    const failing = scriptedService({ fail: new AppError(code, "scripted") });
+    const submission = fingerprintSubmission();
+    await expect(issueFingerprintToken(submission, issuer, "req", dependencies(failing.upstream))).rejects.toMatchObject({ code });
+    const [row] = await opened.db.select().from(tokenRequests).where(eq(tokenRequests.idempotencyKey, submission.idempotencyKey));
+    expect(row?.outcome).toBe(outcome);
+  });
+
+  it("tells a refused connection (nothing sent) from a broken one (maybe sent)", async () => {
+    const refused = scriptedService({ fail: new AppError("UPSTREAM_NETWORK", "POST x failed before an answer: fetch failed (ECONNREFUSED)") });
+    const broken = scriptedService({ fail: new AppError("UPSTREAM_NETWORK", "POST x failed before an answer: other side closed (UND_ERR_SOCKET)") });
+    const first = fingerprintSubmission();
+    const second = fingerprintSubmission();
+    await issueFingerprintToken(first, issuer, "r", dependencies(refused.upstream)).catch(() => undefined);
+    const brokenError = await issueFingerprintToken(second, issuer, "r", dependencies(broken.upstream)).catch((caught: unknown) => caught as AppError);
+    const outcomes = await Promise.all(
+      [first, second].map(async (s) => (await opened.db.select().from(tokenRequests).where(eq(tokenRequests.idempotencyKey, s.idempotencyKey)))[0]?.outcome),
+    );
+    expect(outcomes).toEqual(["failed_upstream", "outcome_unknown"]);
+    expect(brokenError).toMatchObject({ code: "UPSTREAM_CONNECTION_LOST" });
+    expect((brokenError as AppError).userMessage).toMatch(/may or may not exist/);
+  });
+
+  it("maps the service's field errors back to the form's fields", async () => {
+    const rejecting = scriptedService({
+      fail: new AppError("UPSTREAM_REJECTED", "422", { fieldErrors: { ghanacardnumber: ["must match GHA-XXXXXXXXX-X"], branch: ["odd"] } }),
+    });
+    const submission = remoteTokenActionSchema.parse({
+      idType: "GHANA_CARD",
+      ghanaCardNumber: newCardNumber(),
+      phoneNumber: "0241234567",
+      referenceId: "0241234567",
+      purpose: "KYC refresh",
+      email: "",
+      sendSms: true,
+      skipInstructions: false,
+      captureLocation: false,
+      captureHomeAddress: false,
+      livenessOnly: false,
+      idempotencyKey: randomUUID(),
+    });
+    const error = (await issueRemoteToken(submission, issuer, "r", dependencies(rejecting.upstream)).catch((caught: unknown) => caught)) as AppError;
+    expect(error.fieldErrors).toEqual({ ghanaCardNumber: ["The service says: must match GHA-XXXXXXXXX-X"] });
+    expect(error.userMessage).toMatch(/The service says: odd/);
+  });
+});
+
+describe("same customer, active token", () => {
+  it("stops before a second token for the same ID number unless the teller goes on deliberately", async () => {
+    const first = fingerprintSubmission();
+    const issued = await issueFingerprintToken(first, issuer, "r", dependencies(service.upstream));
+    if (issued.status !== "issued") throw new Error("expected issued");
+
+    // Typed differently, the same card: the blind index still finds it.
+    const typedDifferently = first.ghanaCardNumber.replace(/-/g, " ").toLowerCase();
+    const second = fingerprintSubmission({ ghanaCardNumber: typedDifferently });
+    const warned = await issueFingerprintToken(second, issuer, "r", dependencies(service.upstream));
+    expect(warned).toEqual({
+      status: "active_token_exists",
+      activeTokens: [expect.objectContaining({ tokenRequestId: issued.tokenRequestId, isOwnBranch: true, outcome: "issued" })],
+    });
+    expect(service.calls).toHaveLength(1);
+
+    const deliberate = await issueFingerprintToken({ ...second, allowDuplicate: true }, issuer, "r", dependencies(service.upstream));
+    expect(deliberate.status).toBe("issued");
+    expect(service.calls).toHaveLength(2);
+  });
+
+  it("does not warn about an expired token", async () => {
+    let now = new Date();
+    const clock = () => now;
+    const first = fingerprintSubmission();
+    await issueFingerprintToken(first, issuer, "r", dependencies(service.upstream, { now: clock }));
+    now = new Date(now.getTime() + 16 * 60_000);
+    const later = await issueFingerprintToken(fingerprintSubmission({ ghanaCardNumber: first.ghanaCardNumber }), issuer, "r", dependencies(service.upstream, { now: clock }));
+    expect(later.status).toBe("issued");
+  });
+
+  it("marks tokens of another branch as not linkable", async () => {
+    const first = fingerprintSubmission();
+    await issueFingerprintToken(first, otherTeller, "r", dependencies(service.upstream));
+    const warned = await issueFingerprintToken(fingerprintSubmission({ ghanaCardNumber: first.ghanaCardNumber }), issuer, "r", dependencies(service.upstream));
+    expect(warned).toMatchObject({ status: "active_token_exists", activeTokens: [{ isOwnBranch: false, branchName: "Accra – Head Office" }] });
+  });
+});
+
+describe("remote token view", () => {
+  it("shows masked delivery details and refuses another branch", async () => {
+    const submission = remoteTokenActionSchema.parse({
+      idType: "DRIVER_LICENCE",
+      driverLicenceNumber: "DL-998877",
+      dateOfBirth: "1990-05-17",
+      phoneNumber: "+233 24 765 4321",
+      referenceId: "+233 24 765 4321",
+      purpose: "Loan application",
+      email: "ama.mensah@example.com",
+      sendSms: true,
+      skipInstructions: true,
+      captureLocation: false,
+      captureHomeAddress: false,
+      livenessOnly: true,
+      idempotencyKey: randomUUID(),
+    });
+    const result = await issueRemoteToken(submission, issuer, "r", dependencies(service.upstream));
+    if (result.status !== "issued") throw new Error("expected issued");
+    expect(service.calls).toEqual(["remote DRIVER_LICENCE"]);
+
+    const row = await rowOf(result.tokenRequestId);
+    expect(decryptField(row.dateOfBirthEncrypted!, `token_requests.date_of_birth:${row.id}`, keys)).toBe("1990-05-17");
+    expect(JSON.stringify(row)).not.toContain("ama.mensah");
+    expect(row).toMatchObject({ phoneNumber: "0247654321", referenceId: "0247654321", smsSentTo: "0247654321", isEmailSent: true });
+
+    const view = await getTokenRequestView({ kind: "branch", branchId: issuer.branch.id }, row.id, { db: opened.db, keys });
+    expect(view).toMatchObject({
+      kind: "remote",
+      idTypeLabel: "Driver licence",
+      maskedIdNumber: "••••8877",
+      outcome: "issued",
+      token: result.token,
+      delivery: { smsTo: "024 ••• 4321", emailTo: "a•••@example.com" },
+      options: { sendSms: true, skipInstructions: true, livenessOnly: true, captureLocation: false, captureHomeAddress: false },
+    });
+    expect(JSON.stringify(view)).not.toMatch(/Encrypted|idNumberIndex|DL-998877/);
+
+    await expect(getTokenRequestView({ kind: "branch", branchId: otherTeller.branch.id }, row.id, { db: opened.db, keys })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(getTokenRequestView({ kind: "all" }, "not-a-uuid", { db: opened.db, keys })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});

@@ -1,0 +1,406 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { z } from "zod";
+import { recordAuditEvent } from "@/lib/audit";
+import { getDb, type Database } from "@/lib/db/client";
+import { tokenEvents, tokenRequests, type RemoteTokenOptions, type TokenRequest } from "@/lib/db/schema";
+import { env } from "@/lib/env";
+import { AppError, errorCatalog, toAppError } from "@/lib/errors";
+import { logger } from "@/lib/logger";
+import { computeIdNumberIndex, computeRequestFingerprint, encryptField, getPiiKeys, lastFourOf, type PiiKeys } from "@/lib/pii";
+import { getUpstreamClient, type UpstreamClient } from "@/lib/upstream";
+import {
+  idNumberOf,
+  mapServiceFieldErrors,
+  toFingerprintTokenRequest,
+  toRemoteTokenRequest,
+  type fingerprintTokenActionSchema,
+  type IdType,
+  type remoteTokenActionSchema,
+} from "@/lib/validation";
+import { findActiveTokensForCustomer, type ActiveTokenSummary } from "./active-tokens";
+import { isErrorCode, outcomeOfFailure, presentedCode } from "./issue-outcome";
+import { expiryOf } from "./lifetime";
+
+/**
+ * Issuing a token, with nothing lost and nothing doubled (ADR 0005):
+ *
+ * 1. A submit whose idempotency key is already recorded is answered from that record (waiting
+ *    for it if its call is still running), never by a second call. Same key, other fields: refused.
+ * 2. Unless the teller chose to go on, an active token for the same ID number stops here with a
+ *    list of those tokens.
+ * 3. The attempt is written (outcome `pending`) under a unique key BEFORE the service is called;
+ *    of two racing submits only one insert wins, the other becomes case 1.
+ * 4. The service's answer settles the row: `issued` with the token, or the outcome the failure
+ *    implies (`outcome_unknown` when the service may have issued a token anyway).
+ */
+
+export type FingerprintTokenSubmission = z.output<typeof fingerprintTokenActionSchema>;
+export type RemoteTokenSubmission = z.output<typeof remoteTokenActionSchema>;
+
+export type TokenIssuer = { userId: string; username: string; branch: { id: string; name: string } };
+
+export type IssueTokenResult =
+  | { status: "issued"; tokenRequestId: string; token: string; replayed: boolean }
+  | { status: "active_token_exists"; activeTokens: ActiveTokenSummary[] };
+
+type IssueLogger = { info: (object: Record<string, unknown>, message: string) => void; error: (object: Record<string, unknown>, message: string) => void };
+
+export type IssueDependencies = {
+  db: Database;
+  upstream: UpstreamClient;
+  keys: PiiKeys;
+  now: () => Date;
+  log: IssueLogger;
+  /** How long a submit waits for an identical one whose call is still running. */
+  pendingWaitMs: number;
+  /** After this long, a row still `pending` belongs to a call that died with its process. */
+  stalePendingMs: number;
+};
+
+async function defaultDependencies(overrides: Partial<IssueDependencies>): Promise<IssueDependencies> {
+  const timeoutMs = env().UPSTREAM_TIMEOUT_MS;
+  return {
+    db: overrides.db ?? (await getDb()),
+    upstream: overrides.upstream ?? getUpstreamClient(),
+    keys: overrides.keys ?? getPiiKeys(),
+    now: overrides.now ?? (() => new Date()),
+    log: overrides.log ?? logger.child({ module: "tokens" }),
+    pendingWaitMs: overrides.pendingWaitMs ?? timeoutMs + 2_000,
+    stalePendingMs: overrides.stalePendingMs ?? timeoutMs + 30_000,
+  };
+}
+
+type ServiceAnswer = { token: string; message?: string; smsSentTo: string | null; isEmailSent: boolean };
+
+/** Everything about one submit that differs between the two kinds of token. */
+type IssuePlan = {
+  kind: "fingerprint" | "remote";
+  idType: IdType;
+  idNumber: string;
+  dateOfBirth?: string;
+  email?: string;
+  /** The normalised request fields: equal fingerprints mean "the same submit". */
+  requestFields: Record<string, unknown>;
+  row: { referenceId: string; purpose: string | null; branchName: string | null; phoneNumber: string | null; options: RemoteTokenOptions | null };
+  callService: (upstream: UpstreamClient) => Promise<ServiceAnswer>;
+};
+
+export async function issueFingerprintToken(
+  submission: FingerprintTokenSubmission,
+  issuer: TokenIssuer,
+  requestId: string,
+  overrides: Partial<IssueDependencies> = {},
+): Promise<IssueTokenResult> {
+  const { idempotencyKey, allowDuplicate, ...values } = submission;
+  const request = toFingerprintTokenRequest(values, issuer.branch.name);
+  return issueToken(
+    {
+      kind: "fingerprint",
+      idType: "GHANA_CARD",
+      idNumber: values.ghanaCardNumber,
+      requestFields: { ...values, branchName: issuer.branch.name },
+      row: { referenceId: values.referenceId, purpose: values.purpose ?? null, branchName: issuer.branch.name, phoneNumber: null, options: null },
+      callService: async (upstream) => {
+        const answer = await upstream.initiateFingerprintToken(request);
+        return { token: answer.token, message: answer.message, smsSentTo: null, isEmailSent: false };
+      },
+    },
+    { idempotencyKey, allowDuplicate },
+    issuer,
+    requestId,
+    await defaultDependencies(overrides),
+  );
+}
+
+export async function issueRemoteToken(
+  submission: RemoteTokenSubmission,
+  issuer: TokenIssuer,
+  requestId: string,
+  overrides: Partial<IssueDependencies> = {},
+): Promise<IssueTokenResult> {
+  const { idempotencyKey, allowDuplicate, ...values } = submission;
+  const request = toRemoteTokenRequest(values);
+  const options: RemoteTokenOptions = {
+    sendSms: values.sendSms,
+    skipInstructions: values.skipInstructions,
+    captureLocation: values.captureLocation,
+    captureHomeAddress: values.captureHomeAddress,
+    livenessOnly: values.livenessOnly,
+  };
+  return issueToken(
+    {
+      kind: "remote",
+      idType: values.idType,
+      idNumber: idNumberOf(values),
+      dateOfBirth: values.idType === "DRIVER_LICENCE" ? values.dateOfBirth : undefined,
+      email: values.email,
+      requestFields: values,
+      row: { referenceId: values.referenceId, purpose: values.purpose, branchName: null, phoneNumber: values.phoneNumber, options },
+      callService: async (upstream) => {
+        const answer = await upstream.initiateRemoteToken(request);
+        return {
+          token: answer.token,
+          message: answer.message,
+          smsSentTo: values.sendSms ? answer.phoneNumber : null,
+          isEmailSent: values.email !== undefined,
+        };
+      },
+    },
+    { idempotencyKey, allowDuplicate },
+    issuer,
+    requestId,
+    await defaultDependencies(overrides),
+  );
+}
+
+async function issueToken(
+  plan: IssuePlan,
+  submission: { idempotencyKey: string; allowDuplicate: boolean },
+  issuer: TokenIssuer,
+  requestId: string,
+  deps: IssueDependencies,
+): Promise<IssueTokenResult> {
+  const { db, keys } = deps;
+  const requestFingerprint = computeRequestFingerprint({ kind: plan.kind, ...plan.requestFields }, keys);
+  const attempt = { requestFingerprint, issuer, requestId };
+
+  const earlier = await findByKey(db, submission.idempotencyKey);
+  if (earlier) return answerFromEarlierAttempt(earlier, plan, attempt, deps);
+
+  const idNumberIndex = computeIdNumberIndex(plan.idNumber, keys);
+  if (!submission.allowDuplicate) {
+    const activeTokens = await findActiveTokensForCustomer(db, idNumberIndex, deps.now(), issuer.branch.id);
+    if (activeTokens.length > 0) {
+      deps.log.info({ activeTokens: activeTokens.length, kind: plan.kind }, "same customer already has an active token");
+      return { status: "active_token_exists", activeTokens };
+    }
+  }
+
+  const id = randomUUID();
+  // The ciphertexts are bound to this row and column: copied elsewhere, they do not decrypt.
+  const encrypt = (column: string, value: string | undefined) =>
+    value === undefined ? null : encryptField(value, `token_requests.${column}:${id}`, keys);
+  const isRecorded = await db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(tokenRequests)
+      .values({
+        id,
+        idempotencyKey: submission.idempotencyKey,
+        requestFingerprint,
+        kind: plan.kind,
+        idType: plan.idType,
+        issuedByUserId: issuer.userId,
+        branchId: issuer.branch.id,
+        requestId,
+        ...plan.row,
+        idNumberEncrypted: encrypt("id_number", plan.idNumber)!,
+        idNumberIndex,
+        idNumberLast4: lastFourOf(plan.idNumber),
+        dateOfBirthEncrypted: encrypt("date_of_birth", plan.dateOfBirth),
+        emailEncrypted: encrypt("email", plan.email),
+        outcome: "pending",
+      })
+      .onConflictDoNothing({ target: tokenRequests.idempotencyKey })
+      .returning({ id: tokenRequests.id });
+    if (inserted.length === 0) return false;
+    await tx.insert(tokenEvents).values({
+      tokenRequestId: id,
+      type: "issue.requested",
+      details: { requestId, allowDuplicate: submission.allowDuplicate },
+    });
+    return true;
+  });
+  if (!isRecorded) {
+    // Another submit with this key inserted first, between our lookup and our insert.
+    const winner = await findByKey(db, submission.idempotencyKey);
+    if (!winner) throw new AppError("INTERNAL", "idempotency key conflicted but no row holds it");
+    return answerFromEarlierAttempt(winner, plan, attempt, deps);
+  }
+
+  let answer: ServiceAnswer;
+  try {
+    answer = await plan.callService(deps.upstream);
+  } catch (error) {
+    throw await settleFailure(id, plan, toAppError(error), issuer, requestId, deps);
+  }
+  await settleIssued(id, plan, answer, issuer, requestId, deps);
+  return { status: "issued", tokenRequestId: id, token: answer.token, replayed: false };
+}
+
+async function settleIssued(
+  id: string,
+  plan: IssuePlan,
+  answer: ServiceAnswer,
+  issuer: TokenIssuer,
+  requestId: string,
+  deps: IssueDependencies,
+): Promise<void> {
+  // The app's clock at the answer: the 15 minutes run from here, whatever the service's clock says.
+  const issuedAt = deps.now();
+  try {
+    await deps.db.transaction(async (tx) => {
+      await tx
+        .update(tokenRequests)
+        .set({
+          outcome: "issued",
+          token: answer.token,
+          issuedAt,
+          expiresAt: expiryOf(issuedAt),
+          settledAt: issuedAt,
+          upstreamMessage: answer.message ?? null,
+          smsSentTo: answer.smsSentTo,
+          isEmailSent: answer.isEmailSent,
+        })
+        .where(eq(tokenRequests.id, id));
+      await tx.insert(tokenEvents).values({
+        tokenRequestId: id,
+        at: issuedAt,
+        type: "issue.issued",
+        details: { requestId, isSmsSent: answer.smsSentTo !== null, isEmailSent: answer.isEmailSent },
+      });
+      await recordAuditEvent(
+        {
+          action: "token.issue",
+          actor: { userId: issuer.userId, username: issuer.username },
+          subject: { type: "token_request", id },
+          branchId: issuer.branch.id,
+          details: { kind: plan.kind, idType: plan.idType, outcome: "issued", token: answer.token },
+          requestId,
+        },
+        tx,
+      );
+    });
+  } catch (error) {
+    // The service issued a token we failed to record: the log line is the last trace of it.
+    deps.log.error({ err: error, tokenRequestId: id, token: answer.token }, "issued token could not be recorded");
+    throw new AppError("INTERNAL", `token for request ${id} was issued but not recorded`, { cause: error });
+  }
+  deps.log.info({ tokenRequestId: id, kind: plan.kind, idType: plan.idType, token: answer.token }, "token issued");
+}
+
+/** Records how the call failed and returns the error the teller should see. */
+async function settleFailure(
+  id: string,
+  plan: IssuePlan,
+  failure: AppError,
+  issuer: TokenIssuer,
+  requestId: string,
+  deps: IssueDependencies,
+): Promise<AppError> {
+  const outcome = outcomeOfFailure(failure);
+  const settledAt = deps.now();
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(tokenRequests)
+      .set({ outcome, errorCode: failure.code, errorDetail: failure.message.slice(0, 500), settledAt })
+      .where(and(eq(tokenRequests.id, id), eq(tokenRequests.outcome, "pending")));
+    await tx.insert(tokenEvents).values({
+      tokenRequestId: id,
+      at: settledAt,
+      type: `issue.${outcome}`,
+      details: { requestId, errorCode: failure.code },
+    });
+    await recordAuditEvent(
+      {
+        action: "token.issue",
+        actor: { userId: issuer.userId, username: issuer.username },
+        subject: { type: "token_request", id },
+        branchId: issuer.branch.id,
+        details: { kind: plan.kind, idType: plan.idType, outcome, errorCode: failure.code },
+        requestId,
+      },
+      tx,
+    );
+  });
+  deps.log.info({ tokenRequestId: id, kind: plan.kind, outcome, errorCode: failure.code }, "token not issued");
+  return presentFailure(failure, outcome, plan.kind, id);
+}
+
+function presentFailure(failure: AppError, outcome: TokenRequest["outcome"], kind: IssuePlan["kind"], id: string): AppError {
+  if (failure.code === "UPSTREAM_REJECTED") {
+    const mapped = mapServiceFieldErrors(kind, failure.fieldErrors);
+    const hasFieldErrors = Object.keys(mapped.fieldErrors).length > 0;
+    return new AppError(failure.code, failure.message, {
+      fieldErrors: hasFieldErrors ? mapped.fieldErrors : undefined,
+      userMessage: mapped.otherMessages.length > 0 ? `${failure.userMessage} ${mapped.otherMessages.join(" ")}` : failure.userMessage,
+      cause: failure,
+    });
+  }
+  const code = presentedCode(failure.code, outcome);
+  return new AppError(code, `${failure.message} (token request ${id}, ${outcome})`, {
+    userMessage: code === failure.code ? failure.userMessage : errorCatalog[code].userMessage,
+    cause: failure,
+  });
+}
+
+async function findByKey(db: Database, idempotencyKey: string): Promise<TokenRequest | undefined> {
+  const [row] = await db.select().from(tokenRequests).where(eq(tokenRequests.idempotencyKey, idempotencyKey));
+  return row;
+}
+
+/**
+ * A submit with a key already recorded: the same teller sending the same fields again (double
+ * click, second tab, retry after a lost answer) gets the first attempt's result; anything else is
+ * refused. Never a second call to the service.
+ */
+async function answerFromEarlierAttempt(
+  earlier: TokenRequest,
+  plan: IssuePlan,
+  attempt: { requestFingerprint: string; issuer: TokenIssuer; requestId: string },
+  deps: IssueDependencies,
+): Promise<IssueTokenResult> {
+  if (earlier.issuedByUserId !== attempt.issuer.userId || earlier.requestFingerprint !== attempt.requestFingerprint) {
+    deps.log.info({ tokenRequestId: earlier.id, sameStaff: earlier.issuedByUserId === attempt.issuer.userId }, "idempotency key reused with other fields");
+    throw new AppError("IDEMPOTENCY_KEY_REUSED", `idempotency key of token request ${earlier.id} sent again with different fields`);
+  }
+  const settled = earlier.outcome === "pending" ? await waitUntilSettled(earlier, deps) : earlier;
+  await deps.db.insert(tokenEvents).values({
+    tokenRequestId: settled.id,
+    type: "issue.replayed",
+    details: { requestId: attempt.requestId, outcome: settled.outcome },
+  });
+  deps.log.info({ tokenRequestId: settled.id, outcome: settled.outcome }, "submit answered from its earlier attempt");
+
+  switch (settled.outcome) {
+    case "issued":
+      return { status: "issued", tokenRequestId: settled.id, token: settled.token ?? "", replayed: true };
+    case "pending":
+      throw new AppError("REQUEST_IN_PROGRESS", `token request ${settled.id} is still waiting for the service`);
+    default: {
+      const code = isErrorCode(settled.errorCode) ? settled.errorCode : "INTERNAL";
+      const failure = new AppError(code, `earlier attempt ${settled.id} ended ${settled.outcome}`);
+      throw presentFailure(failure, settled.outcome, plan.kind, settled.id);
+    }
+  }
+}
+
+/**
+ * Polls the row of a call still running elsewhere until it settles. A row pending for longer than
+ * any call can take belongs to a process that died mid-call: it is marked `outcome_unknown`.
+ */
+async function waitUntilSettled(row: TokenRequest, deps: IssueDependencies): Promise<TokenRequest> {
+  const deadline = Date.now() + deps.pendingWaitMs;
+  let current = row;
+  while (current.outcome === "pending" && Date.now() < deadline) {
+    if (deps.now().getTime() - current.createdAt.getTime() > deps.stalePendingMs) break;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const [fresh] = await deps.db.select().from(tokenRequests).where(eq(tokenRequests.id, row.id));
+    current = fresh ?? current;
+  }
+  if (current.outcome === "pending" && deps.now().getTime() - current.createdAt.getTime() > deps.stalePendingMs) {
+    const [marked] = await deps.db
+      .update(tokenRequests)
+      .set({ outcome: "outcome_unknown", errorCode: "UPSTREAM_TIMEOUT", errorDetail: "the issuing call never settled (process ended?)", settledAt: deps.now() })
+      .where(and(eq(tokenRequests.id, row.id), eq(tokenRequests.outcome, "pending")))
+      .returning();
+    return marked ?? current;
+  }
+  return current;
+}
+
+/** The issuer of a token: the signed-in staff member, whose branch the token belongs to. */
+export function issuerFromStaff(staff: { userId: string; username: string; branch: { id: string; name: string } }): TokenIssuer {
+  return { userId: staff.userId, username: staff.username, branch: { id: staff.branch.id, name: staff.branch.name } };
+}

@@ -1,0 +1,111 @@
+import { z } from "zod";
+import type { Normalised } from "./ghana-card";
+import { cleanPastedText, foreignDigitsMessage, hasForeignDigits } from "./pasted-text";
+
+/**
+ * The other three ID numbers. The spec only says "string" for them, so the rules are loose on
+ * purpose (letters, digits, the separators printed on the documents) and strict only about what
+ * would certainly be a typing or pasting mistake.
+ */
+
+type DocumentRule = {
+  label: string;
+  /** Characters allowed after spaces are removed and letters upper-cased. */
+  pattern: RegExp;
+  formatMessage: string;
+};
+
+const documentRules = {
+  voterId: {
+    label: "voter ID number",
+    pattern: /^[A-Z0-9]{5,20}$/,
+    formatMessage: "A voter ID number is 5 to 20 letters and digits, as printed on the card.",
+  },
+  passportNumber: {
+    label: "passport number",
+    pattern: /^[A-Z0-9]{6,15}$/,
+    formatMessage: "A passport number is 6 to 15 letters and digits, e.g. G1234567.",
+  },
+  driverLicenceNumber: {
+    label: "driver licence number",
+    pattern: /^[A-Z0-9][A-Z0-9/-]{3,29}$/,
+    formatMessage: "A driver licence number is 4 to 30 letters, digits, dashes or slashes, as printed on the licence.",
+  },
+} as const satisfies Record<string, DocumentRule>;
+
+export type DocumentKind = keyof typeof documentRules;
+
+export function normaliseDocumentNumber(kind: DocumentKind, raw: string): Normalised {
+  const rule: DocumentRule = documentRules[kind];
+  const cleaned = cleanPastedText(raw);
+  if (cleaned === "") return { ok: false, message: `Enter the ${rule.label}.` };
+  if (hasForeignDigits(cleaned)) return { ok: false, message: foreignDigitsMessage };
+  const compact = cleaned.replace(/\s+/g, "").toUpperCase();
+  if (!rule.pattern.test(compact)) return { ok: false, message: rule.formatMessage };
+  return { ok: true, value: compact };
+}
+
+function documentNumberSchema(kind: DocumentKind) {
+  return z.string({ error: `Enter the ${documentRules[kind].label}.` }).transform((raw, context) => {
+    const result = normaliseDocumentNumber(kind, raw);
+    if (result.ok) return result.value;
+    context.addIssue({ code: "custom", message: result.message });
+    return z.NEVER;
+  });
+}
+
+export const voterIdSchema = documentNumberSchema("voterId");
+export const passportNumberSchema = documentNumberSchema("passportNumber");
+export const driverLicenceNumberSchema = documentNumberSchema("driverLicenceNumber");
+
+// ─── Date of birth ───────────────────────────────────────────────────────────────────────────────
+
+/** The youngest holder of a Ghana driving licence (DVLA: 18) and a generous upper bound. */
+export const minimumAgeYears = 18;
+export const maximumAgeYears = 120;
+
+export const dateOfBirthMessages = {
+  required: "Enter the date of birth.",
+  format: "Enter the date of birth as a date (year, month, day).",
+  notADay: "This day does not exist. Check the day and the month.",
+  future: "The date of birth cannot be today or in the future.",
+  tooYoung: `The customer must be at least ${minimumAgeYears} to hold a driver licence. Check the year.`,
+  tooOld: `This would make the customer older than ${maximumAgeYears}. Check the year.`,
+  foreignDigits: foreignDigitsMessage,
+} as const;
+
+/** Today's date in Ghana (GMT all year, no daylight saving) as YYYY-MM-DD. */
+export function todayInGhana(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** Checks a YYYY-MM-DD date of birth: a real day, in the past, a plausible age on `today`. */
+export function checkDateOfBirth(raw: string, today: string = todayInGhana()): Normalised {
+  const cleaned = cleanPastedText(raw);
+  if (cleaned === "") return { ok: false, message: dateOfBirthMessages.required };
+  if (hasForeignDigits(cleaned)) return { ok: false, message: dateOfBirthMessages.foreignDigits };
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(cleaned);
+  if (!match) return { ok: false, message: dateOfBirthMessages.format };
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  const isRealDay = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  if (!isRealDay) return { ok: false, message: dateOfBirthMessages.notADay };
+  if (cleaned >= today) return { ok: false, message: dateOfBirthMessages.future };
+  const age = ageOn(cleaned, today);
+  if (age < minimumAgeYears) return { ok: false, message: dateOfBirthMessages.tooYoung };
+  if (age > maximumAgeYears) return { ok: false, message: dateOfBirthMessages.tooOld };
+  return { ok: true, value: cleaned };
+}
+
+/** Whole years between two YYYY-MM-DD dates (string comparison works for this format). */
+export function ageOn(dateOfBirth: string, today: string): number {
+  const years = Number(today.slice(0, 4)) - Number(dateOfBirth.slice(0, 4));
+  return today.slice(5) >= dateOfBirth.slice(5) ? years : years - 1;
+}
+
+export const dateOfBirthSchema = z.string({ error: dateOfBirthMessages.required }).transform((raw, context) => {
+  const result = checkDateOfBirth(raw);
+  if (result.ok) return result.value;
+  context.addIssue({ code: "custom", message: result.message });
+  return z.NEVER;
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { formatGhanaMobileForDisplay, ghanaMobileSchema, normaliseGhanaMobile, phoneMessages } from "./phone";
+
+describe("normaliseGhanaMobile", () => {
+  it.each([
+    ["024 123 4567", "0241234567"],
+    ["+233 24 123 4567", "0241234567"],
+    ["233241234567", "0241234567"],
+    ["0241234567", "0241234567"],
+    ["+233 (0) 24 123 4567", "0241234567"],
+    ["024-123-4567", "0241234567"],
+    ["00233241234567", "0241234567"],
+    ["24 123 4567", "0241234567"],
+    ["0541504140", "0541504140"],
+    ["020 000 0000", "0200000000"],
+    ["059\u00a0123\u00a04567", "0591234567"],
+  ])("accepts %j as %j", (typed, local) => {
+    expect(normaliseGhanaMobile(typed)).toEqual({ ok: true, value: local });
+  });
+
+  it.each([
+    ["", phoneMessages.required],
+    ["024 123 456", phoneMessages.invalid],
+    ["0241234567890", phoneMessages.invalid],
+    ["0302123456", phoneMessages.invalid], // a landline cannot receive the SMS
+    ["abc", phoneMessages.invalid],
+    ["+44 7911 123456", phoneMessages.foreign],
+    ["+1 212 555 1234", phoneMessages.foreign],
+    ["0241234567 ext 5", phoneMessages.extension],
+    ["٠٢٤١٢٣٤٥٦٧", phoneMessages.foreignDigits],
+    ["０２４１２３４５６７", phoneMessages.foreignDigits],
+  ])("refuses %j", (typed, message) => {
+    expect(normaliseGhanaMobile(typed)).toEqual({ ok: false, message });
+  });
+
+  it("backs the zod schema and is idempotent", () => {
+    const once = ghanaMobileSchema.parse("+233 24 123 4567");
+    expect(ghanaMobileSchema.parse(once)).toBe(once);
+  });
+
+  it("formats the local form for reading aloud", () => {
+    expect(formatGhanaMobileForDisplay("0241234567")).toBe("024 123 4567");
+    expect(formatGhanaMobileForDisplay("12")).toBe("12");
+  });
+});

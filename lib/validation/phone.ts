@@ -1,0 +1,46 @@
+import { parsePhoneNumberFromString } from "libphonenumber-js/mobile";
+import { z } from "zod";
+import { cleanPastedText, foreignDigitsMessage, hasForeignDigits } from "./pasted-text";
+import type { Normalised } from "./ghana-card";
+
+/**
+ * Ghana mobile numbers, as the provider wants them: the 10-digit local form (`0241234567`).
+ * libphonenumber-js with its mobile-only metadata decides what a valid mobile number is, so new
+ * network prefixes arrive with a library update rather than a hand-kept regex.
+ */
+
+export const phoneExample = "024 123 4567";
+
+export const phoneMessages = {
+  required: "Enter the customer's mobile number.",
+  invalid: `Enter a Ghana mobile number, e.g. ${phoneExample} or +233 24 123 4567. The link is sent to it by SMS.`,
+  foreign: "Enter a Ghana mobile number (+233). The service sends its SMS to Ghana numbers only.",
+  extension: "Enter the mobile number without an extension.",
+  foreignDigits: foreignDigitsMessage,
+} as const;
+
+/** `+233 24 123 4567`, `233241234567`, `024 123 4567` → `0241234567`, or the message to show. */
+export function normaliseGhanaMobile(raw: string): Normalised {
+  const cleaned = cleanPastedText(raw);
+  if (cleaned === "") return { ok: false, message: phoneMessages.required };
+  if (hasForeignDigits(cleaned)) return { ok: false, message: phoneMessages.foreignDigits };
+  const parsed = parsePhoneNumberFromString(cleaned, { defaultCountry: "GH" });
+  if (!parsed) return { ok: false, message: phoneMessages.invalid };
+  if (parsed.country !== undefined && parsed.country !== "GH") return { ok: false, message: phoneMessages.foreign };
+  if (parsed.ext) return { ok: false, message: phoneMessages.extension };
+  if (parsed.countryCallingCode !== "233" || !parsed.isValid()) return { ok: false, message: phoneMessages.invalid };
+  return { ok: true, value: `0${parsed.nationalNumber}` };
+}
+
+/** `0241234567` → `024 123 4567`, for reading aloud at the counter. */
+export function formatGhanaMobileForDisplay(localNumber: string): string {
+  const match = /^(\d{3})(\d{3})(\d{4})$/.exec(localNumber);
+  return match ? `${match[1]} ${match[2]} ${match[3]}` : localNumber;
+}
+
+export const ghanaMobileSchema = z.string({ error: phoneMessages.required }).transform((raw, context) => {
+  const result = normaliseGhanaMobile(raw);
+  if (result.ok) return result.value;
+  context.addIssue({ code: "custom", message: result.message });
+  return z.NEVER;
+});

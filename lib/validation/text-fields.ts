@@ -1,0 +1,109 @@
+import { z } from "zod";
+import type { Normalised } from "./ghana-card";
+import { cleanPastedText, foreignDigitsMessage, hasControlCharacters, hasForeignDigits } from "./pasted-text";
+import { normaliseGhanaMobile } from "./phone";
+
+/** Free-text fields sent to the service: reference, purpose, e-mail. */
+
+export const referenceMaxLength = 64;
+export const purposeMaxLength = 120;
+export const emailMaxLength = 254;
+
+export const textMessages = {
+  referenceRequired: "Enter a reference. The customer's phone number is the usual choice.",
+  referenceTooLong: `Keep the reference to ${referenceMaxLength} characters or fewer.`,
+  purposeRequired: "Enter the purpose of the verification, or pick one of the common ones.",
+  purposeTooLong: `Keep the purpose to ${purposeMaxLength} characters or fewer.`,
+  emailInvalid: "Enter an e-mail address like name@example.com, or leave it empty.",
+  emailTooLong: `An e-mail address has at most ${emailMaxLength} characters.`,
+  unprintable: "Remove the invisible or control characters (often from pasting).",
+  foreignDigits: foreignDigitsMessage,
+} as const;
+
+function checkFreeText(raw: string, maxLength: number, messages: { required: string; tooLong: string }): Normalised {
+  if (hasControlCharacters(raw.replace(/[\t\r\n]/g, " "))) return { ok: false, message: textMessages.unprintable };
+  const cleaned = cleanPastedText(raw);
+  if (cleaned === "") return { ok: false, message: messages.required };
+  if (hasForeignDigits(cleaned)) return { ok: false, message: textMessages.foreignDigits };
+  if (cleaned.length > maxLength) return { ok: false, message: messages.tooLong };
+  return { ok: true, value: cleaned };
+}
+
+/**
+ * The reference is free text, but its suggested content is the customer's phone: a value that
+ * reads as a Ghana mobile number is stored in the provider's 10-digit form, so the same customer
+ * is always tracked under the same reference however it was typed.
+ */
+export function normaliseReference(raw: string): Normalised {
+  const checked = checkFreeText(raw, referenceMaxLength, {
+    required: textMessages.referenceRequired,
+    tooLong: textMessages.referenceTooLong,
+  });
+  if (!checked.ok) return checked;
+  const asPhone = /^[+\d\s()-]+$/.test(checked.value) ? normaliseGhanaMobile(checked.value) : undefined;
+  return asPhone?.ok ? asPhone : checked;
+}
+
+export const referenceSchema = z.string({ error: textMessages.referenceRequired }).transform((raw, context) => {
+  const result = normaliseReference(raw);
+  if (result.ok) return result.value;
+  context.addIssue({ code: "custom", message: result.message });
+  return z.NEVER;
+});
+
+export function normalisePurpose(raw: string): Normalised {
+  return checkFreeText(raw, purposeMaxLength, { required: textMessages.purposeRequired, tooLong: textMessages.purposeTooLong });
+}
+
+export const purposeSchema = z.string({ error: textMessages.purposeRequired }).transform((raw, context) => {
+  const result = normalisePurpose(raw);
+  if (result.ok) return result.value;
+  context.addIssue({ code: "custom", message: result.message });
+  return z.NEVER;
+});
+
+/** Purpose where the service makes it optional (fingerprint): empty means "not given". */
+export const optionalPurposeSchema = z
+  .string()
+  .optional()
+  .transform((raw, context) => {
+    if (raw === undefined || cleanPastedText(raw) === "") return undefined;
+    const result = normalisePurpose(raw);
+    if (result.ok) return result.value;
+    context.addIssue({ code: "custom", message: result.message });
+    return z.NEVER;
+  });
+
+const emailShape = z.email();
+
+/** Optional e-mail: empty means "not given"; otherwise a plausible address, trimmed. */
+export function normaliseOptionalEmail(raw: string | undefined): Normalised | { ok: true; value: undefined } {
+  if (raw === undefined) return { ok: true, value: undefined };
+  if (hasControlCharacters(raw)) return { ok: false, message: textMessages.unprintable };
+  const cleaned = cleanPastedText(raw);
+  if (cleaned === "") return { ok: true, value: undefined };
+  if (cleaned.length > emailMaxLength) return { ok: false, message: textMessages.emailTooLong };
+  if (hasForeignDigits(cleaned)) return { ok: false, message: textMessages.foreignDigits };
+  if (!emailShape.safeParse(cleaned).success) return { ok: false, message: textMessages.emailInvalid };
+  return { ok: true, value: cleaned };
+}
+
+export const optionalEmailSchema = z
+  .string()
+  .optional()
+  .transform((raw, context) => {
+    const result = normaliseOptionalEmail(raw);
+    if (result.ok) return result.value;
+    context.addIssue({ code: "custom", message: result.message });
+    return z.NEVER;
+  });
+
+/** Choices offered under the purpose field; any other text is fine too. */
+export const commonPurposes = [
+  "Account opening",
+  "KYC refresh",
+  "Cash withdrawal",
+  "Loan application",
+  "Card replacement",
+  "Account update",
+] as const;
