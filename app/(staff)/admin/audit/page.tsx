@@ -1,0 +1,151 @@
+import { ChevronLeft, ChevronRight } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { AuditDetails } from "@/components/staff/audit-details";
+import { formatDateTime } from "@/components/staff/format";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Select } from "@/components/ui/input";
+import { PageHeader } from "@/components/ui/page-header";
+import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { listAuditActions, listAuditEvents } from "@/lib/audit";
+import { auditActionLabel } from "@/lib/audit/actions";
+import { branchScopeFor } from "@/lib/auth/branch-scope";
+import { requirePermission } from "@/lib/auth/pages";
+import { listStaff } from "@/lib/staff/service";
+
+export const metadata: Metadata = { title: "Audit trail" };
+
+const PAGE_SIZE = 25;
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+const single = (value: string | string[] | undefined) => (typeof value === "string" && value !== "" ? value : undefined);
+
+/** Read-only, newest first. A branch supervisor sees their branch's events only. */
+export default async function AuditPage({ searchParams }: { searchParams: SearchParams }) {
+  const staff = await requirePermission("audit.read");
+  const scope = branchScopeFor(staff);
+  const params = await searchParams;
+  const staffUserId = single(params.staff);
+  const action = single(params.action);
+  const page = Math.max(1, Number.parseInt(single(params.page) ?? "1", 10) || 1);
+
+  const [{ events, total, pageCount }, actions, allStaff] = await Promise.all([
+    listAuditEvents({ scope, staffUserId, action, page, pageSize: PAGE_SIZE }),
+    listAuditActions(scope),
+    listStaff(),
+  ]);
+  const staffOptions = scope.kind === "all" ? allStaff : allStaff.filter((member) => member.branch.id === scope.branchId);
+  const pageHref = (target: number) => {
+    const query = new URLSearchParams();
+    if (staffUserId) query.set("staff", staffUserId);
+    if (action) query.set("action", action);
+    if (target > 1) query.set("page", String(target));
+    const text = query.toString();
+    return text ? `/admin/audit?${text}` : "/admin/audit";
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Audit trail"
+        description={scope.kind === "all" ? "Everything recorded, all branches, newest first." : `Events of ${staff.branch.name}, newest first.`}
+      />
+      <form method="get" className="mb-6 flex flex-wrap items-end gap-4 rounded-card border border-line bg-surface p-4" aria-label="Filter the audit trail">
+        <label className="flex min-w-64 flex-col gap-1.5">
+          <span className="font-semibold">Staff member</span>
+          <Select name="staff" defaultValue={staffUserId ?? ""}>
+            <option value="">Everyone</option>
+            {staffOptions.map((member) => (
+              <option key={member.userId} value={member.userId}>
+                {member.name} ({member.username})
+              </option>
+            ))}
+          </Select>
+        </label>
+        <label className="flex min-w-56 flex-col gap-1.5">
+          <span className="font-semibold">Event</span>
+          <Select name="action" defaultValue={action ?? ""}>
+            <option value="">All events</option>
+            {actions.map((name) => (
+              <option key={name} value={name}>
+                {auditActionLabel(name)}
+              </option>
+            ))}
+          </Select>
+        </label>
+        <Button type="submit" variant="secondary">
+          Show
+        </Button>
+        {staffUserId || action ? (
+          <Link href="/admin/audit" className="pb-2.5 text-brand-700 underline-offset-4 hover:underline">
+            Clear filters
+          </Link>
+        ) : null}
+      </form>
+
+      {events.length === 0 ? (
+        <EmptyState title="No events match">
+          {staffUserId || action ? "Try another staff member or event, or clear the filters." : "Events appear here as staff sign in and make changes."}
+        </EmptyState>
+      ) : (
+        <>
+          <TableFrame>
+          <Table>
+            <TableCaption className="sr-only">Audit events, newest first</TableCaption>
+              <TableHead>
+                <TableRow>
+                  <TableHeaderCell className="w-48">When</TableHeaderCell>
+                  <TableHeaderCell className="w-44">Who</TableHeaderCell>
+                  <TableHeaderCell className="w-56">What</TableHeaderCell>
+                  <TableHeaderCell>Details</TableHeaderCell>
+                  <TableHeaderCell className="w-20">Branch</TableHeaderCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {events.map((event) => (
+                  <TableRow key={event.id} data-action={event.action} className="align-top">
+                    <TableCell className="text-sm whitespace-nowrap tabular-nums">{formatDateTime(event.at)}</TableCell>
+                    <TableCell className="font-mono text-sm break-all">{event.actorLabel ?? "—"}</TableCell>
+                    <TableCell>
+                      <Badge tone={event.action.includes("failed") || event.action.includes("locked") ? "warning" : "neutral"}>
+                        {auditActionLabel(event.action)}
+                      </Badge>
+                    </TableCell>
+                    <TableCell>
+                      <AuditDetails details={event.details} />
+                    </TableCell>
+                    <TableCell className="font-mono text-sm">{event.branch?.code ?? "—"}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableFrame>
+          <nav aria-label="Pages" className="mt-4 flex items-center justify-between">
+            <p className="text-ink-muted">
+              {total} event{total === 1 ? "" : "s"} · page {page} of {pageCount}
+            </p>
+            <div className="flex gap-3">
+              {page > 1 ? (
+                <Button variant="secondary" size="sm" asChild>
+                  <Link href={pageHref(page - 1)} rel="prev">
+                    <ChevronLeft aria-hidden className="size-4" /> Newer
+                  </Link>
+                </Button>
+              ) : null}
+              {page < pageCount ? (
+                <Button variant="secondary" size="sm" asChild>
+                  <Link href={pageHref(page + 1)} rel="next">
+                    Older <ChevronRight aria-hidden className="size-4" />
+                  </Link>
+                </Button>
+              ) : null}
+            </div>
+          </nav>
+        </>
+      )}
+    </>
+  );
+}

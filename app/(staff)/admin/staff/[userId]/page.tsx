@@ -1,0 +1,66 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { AccountControls } from "@/components/staff/account-controls";
+import { AccountStatusBadge, DemoBadge, RoleBadge } from "@/components/staff/badges";
+import { EditStaffForm } from "@/components/staff/edit-staff-form";
+import { formatDate, formatDateTime } from "@/components/staff/format";
+import { Card } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
+import { requirePermission } from "@/lib/auth/pages";
+import { isAppError } from "@/lib/errors";
+import { getStaffMember, listBranches } from "@/lib/staff/service";
+
+export const metadata: Metadata = { title: "Staff account" };
+
+export default async function StaffMemberPage({ params }: { params: Promise<{ userId: string }> }) {
+  const staff = await requirePermission("staff.manage");
+  const { userId } = await params;
+  const member = await getStaffMember(userId).catch((error: unknown) => {
+    if (isAppError(error) && error.code === "NOT_FOUND") notFound();
+    throw error;
+  });
+  const branches = await listBranches();
+  const isSelf = member.userId === staff.userId;
+
+  return (
+    <>
+      <p className="mb-2">
+        <Link href="/admin/staff" className="text-brand-700 underline-offset-4 hover:underline">
+          ← Staff accounts
+        </Link>
+      </p>
+      <PageHeader title={member.name} description={`Username ${member.username} · account created ${formatDate(member.createdAt)}`} />
+      <div className="mb-6 flex flex-wrap gap-2">
+        <RoleBadge role={member.role} />
+        <AccountStatusBadge isDisabled={member.disabledAt !== null} />
+        {member.isDemo ? <DemoBadge /> : null}
+      </div>
+      <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
+        <Card>
+          <h2 className="mb-4 text-lg font-bold">Name, role and branch</h2>
+          <EditStaffForm
+            member={{ userId: member.userId, name: member.name, role: member.role, branchId: member.branch.id }}
+            branches={branches.map(({ id, code, name }) => ({ id, code, name }))}
+          />
+        </Card>
+        <Card>
+          <h2 className="mb-1 text-lg font-bold">Account</h2>
+          <p className="mb-4 text-ink-muted">
+            {member.disabledAt ? `Disabled since ${formatDateTime(member.disabledAt)}.` : "Active: can sign in."}
+          </p>
+          {isSelf ? (
+            <p className="text-ink-muted">This is your own account: another administrator can disable it or reset its password.</p>
+          ) : (
+            <AccountControls userId={member.userId} username={member.username} name={member.name} isDisabled={member.disabledAt !== null} />
+          )}
+          <p className="mt-6">
+            <Link href={`/admin/audit?staff=${member.userId}`} className="text-brand-700 underline-offset-4 hover:underline">
+              This account in the audit trail →
+            </Link>
+          </p>
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { CreateStaffForm } from "@/components/staff/create-staff-form";
+import { Card } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
+import { requirePermission } from "@/lib/auth/pages";
+import { listBranches } from "@/lib/staff/service";
+
+export const metadata: Metadata = { title: "Add staff member" };
+
+export default async function NewStaffPage() {
+  await requirePermission("staff.manage");
+  const branches = await listBranches();
+  return (
+    <>
+      <p className="mb-2">
+        <Link href="/admin/staff" className="text-brand-700 underline-offset-4 hover:underline">
+          ← Staff accounts
+        </Link>
+      </p>
+      <PageHeader title="Add staff member" description="The account can sign in as soon as it is created." />
+      <Card className="max-w-2xl">
+        <CreateStaffForm branches={branches.map(({ id, code, name }) => ({ id, code, name }))} />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+import { UserPlus } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { AccountStatusBadge, DemoBadge, RoleBadge } from "@/components/staff/badges";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { requirePermission } from "@/lib/auth/pages";
+import { listStaff } from "@/lib/staff/service";
+
+export const metadata: Metadata = { title: "Staff accounts" };
+
+export default async function StaffListPage() {
+  await requirePermission("staff.manage");
+  const staff = await listStaff();
+  return (
+    <>
+      <PageHeader
+        title="Staff accounts"
+        description="Everyone who can sign in to Veridesk, by branch."
+        action={
+          <Button asChild>
+            <Link href="/admin/staff/new">
+              <UserPlus aria-hidden className="size-5" />
+              Add staff member
+            </Link>
+          </Button>
+        }
+      />
+      {staff.length === 0 ? (
+        <EmptyState title="No staff accounts yet">Add the first staff member with the button above.</EmptyState>
+      ) : (
+        <TableFrame>
+          <Table>
+            <TableCaption className="sr-only">Staff accounts</TableCaption>
+            <TableHead>
+              <TableRow>
+                <TableHeaderCell>Name</TableHeaderCell>
+                <TableHeaderCell>Username</TableHeaderCell>
+                <TableHeaderCell>Role</TableHeaderCell>
+                <TableHeaderCell>Branch</TableHeaderCell>
+                <TableHeaderCell>Status</TableHeaderCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {staff.map((member) => (
+                <TableRow key={member.userId} data-username={member.username}>
+                  <TableCell>
+                    <Link href={`/admin/staff/${member.userId}`} className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+                      {member.name}
+                    </Link>
+                  </TableCell>
+                  <TableCell className="font-mono text-sm">{member.username}</TableCell>
+                  <TableCell>
+                    <RoleBadge role={member.role} />
+                  </TableCell>
+                  <TableCell>
+                    <span className="font-semibold">{member.branch.code}</span> <span className="text-ink-muted">{member.branch.name}</span>
+                  </TableCell>
+                  <TableCell>
+                    <span className="flex flex-wrap gap-2">
+                      <AccountStatusBadge isDisabled={member.disabledAt !== null} />
+                      {member.isDemo ? <DemoBadge /> : null}
+                    </span>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableFrame>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+import { ShieldCheck } from "lucide-react";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { IdleSessionGuard } from "@/components/shell/idle-session-guard";
+import { navItemsFor } from "@/components/shell/nav-items";
+import { SignOutButton } from "@/components/shell/sign-out-button";
+import { StaffNav } from "@/components/shell/staff-nav";
+import { requireStaff } from "@/lib/auth/pages";
+import { roleLabels } from "@/lib/auth/roles";
+import { sessionTimeLeft } from "@/lib/auth/session-policy";
+import { env } from "@/lib/env";
+
+/**
+ * The shell of every signed-in page: who is signed in (name, role, branch), the navigation their
+ * role may use, sign-out, and the idle-session warning. Each page still checks its own
+ * permission: a layout does not re-run on every navigation.
+ */
+export default async function StaffLayout({ children }: { children: ReactNode }) {
+  const staff = await requireStaff();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="no-print border-b border-line bg-surface">
+        <div className="mx-auto flex h-16 max-w-6xl items-center gap-6 px-6">
+          <Link href="/" className="flex items-center gap-2 text-xl font-bold tracking-tight text-brand-800">
+            <ShieldCheck aria-hidden className="size-7" />
+            Veridesk
+          </Link>
+          <StaffNav items={navItemsFor(staff.role)} />
+          <div className="ml-auto flex items-center gap-4">
+            <div className="text-right leading-tight" data-testid="signed-in-staff">
+              <p className="font-semibold text-ink">{staff.name}</p>
+              <p className="text-sm text-ink-muted">
+                {roleLabels[staff.role]} · <span title={staff.branch.name}>{staff.branch.name}</span>
+              </p>
+            </div>
+            <SignOutButton />
+          </div>
+        </div>
+      </header>
+      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-6 py-8">
+        {children}
+      </main>
+      <IdleSessionGuard
+        idleMinutes={env().SESSION_IDLE_MINUTES}
+        initial={sessionTimeLeft(staff.session)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { BarChart3, Building2, ChevronRight, Fingerprint, ListChecks, ScrollText, Smartphone, Users, type LucideIcon } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { homeActionsFor, type HomeActionIcon } from "@/components/staff/home-actions";
+import { Alert } from "@/components/ui/alert";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireStaff } from "@/lib/auth/pages";
+import { permissionLabels } from "@/lib/auth/permissions";
+import { roleLabels } from "@/lib/auth/roles";
+
+export const metadata: Metadata = { title: "Home" };
+
+const icons: Record<HomeActionIcon, LucideIcon> = {
+  fingerprint: Fingerprint,
+  remote: Smartphone,
+  tokens: ListChecks,
+  review: BarChart3,
+  staff: Users,
+  branches: Building2,
+  audit: ScrollText,
+};
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+/** Each role's home: a welcome and the work that role starts from. */
+export default async function HomePage({ searchParams }: { searchParams: SearchParams }) {
+  const staff = await requireStaff();
+  const { refused } = await searchParams;
+  const actions = homeActionsFor(staff.role);
+  const firstName = staff.name.split(" ")[0] ?? staff.name;
+
+  return (
+    <>
+      {typeof refused === "string" ? (
+        <Alert tone="warning" title="That page is not for your role" className="mb-6">
+          Your role ({roleLabels[staff.role]}) cannot open <code className="font-mono">{refused}</code>. If you need it for your
+          work, ask your administrator.
+        </Alert>
+      ) : null}
+      <PageHeader
+        title={`Welcome, ${firstName}`}
+        description={`${roleLabels[staff.role]} · ${staff.branch.name} (${staff.branch.code})`}
+      />
+      <ul className="grid gap-4 md:grid-cols-2" aria-label="What you can do">
+        {actions.map((action, index) => {
+          const Icon = icons[action.icon];
+          return (
+            <li key={action.href}>
+              <Link
+                href={action.href}
+                className="group flex h-full items-start gap-4 rounded-card border border-line bg-surface p-6 shadow-sm transition-colors hover:border-brand-600 hover:bg-brand-50"
+              >
+                <span
+                  className={
+                    index === 0
+                      ? "rounded-control bg-brand-700 p-3 text-white"
+                      : "rounded-control bg-brand-50 p-3 text-brand-700 group-hover:bg-white"
+                  }
+                >
+                  <Icon aria-hidden className="size-7" />
+                </span>
+                <span className="flex-1">
+                  <span className="block text-xl font-bold text-ink">{action.title}</span>
+                  <span className="mt-1 block text-ink-muted">{action.text}</span>
+                </span>
+                <ChevronRight aria-hidden className="mt-1 size-6 text-ink-subtle group-hover:text-brand-700" />
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+      <section className="mt-10 text-ink-muted" aria-labelledby="role-rights">
+        <h2 id="role-rights" className="text-sm font-semibold tracking-wide uppercase">
+          Your role allows
+        </h2>
+        <p className="mt-2">{staff.permissions.map((permission) => permissionLabels[permission]).join(" · ")}</p>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,21 @@
+import { getAuth, SIGN_IN_PATH } from "@/lib/auth/server";
+
+/**
+ * better-auth's HTTP endpoints, narrowed to the one the browser needs: sign-in. Sign-out, the
+ * session check and everything else run on the server through `auth.api` (lib/auth), so
+ * better-auth's other routes — profile updates, password changes, e-mail flows — are not
+ * reachable from outside at all. Rate limiting and the lock-out run inside `auth.handler`.
+ */
+const exposed = new Set([`POST /api/auth${SIGN_IN_PATH}`]);
+
+async function handle(request: Request): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  if (!exposed.has(`${request.method} ${pathname}`)) {
+    return Response.json({ error: { code: "NOT_FOUND", message: "We could not find that." } }, { status: 404 });
+  }
+  const auth = await getAuth();
+  return auth.handler(request);
+}
+
+export const GET = handle;
+export const POST = handle;

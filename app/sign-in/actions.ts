@@ -1,0 +1,28 @@
+"use server";
+
+import { headers } from "next/headers";
+import { z } from "zod";
+import { defineAction } from "@/lib/actions";
+import { recordAuditEvent } from "@/lib/audit";
+import { getAuth } from "@/lib/auth/server";
+
+/**
+ * Signs out: the session row is deleted on the server (the cookie alone would still be valid
+ * until it expired) and the cookie is cleared.
+ */
+export const signOut = defineAction(
+  { name: "auth.sign_out", schema: z.object({ reason: z.enum(["user", "idle", "absolute"]).default("user") }), permission: null },
+  async ({ input, staff, requestId }) => {
+    const auth = await getAuth();
+    await auth.api.signOut({ headers: await headers() });
+    await recordAuditEvent({
+      action: "auth.sign_out",
+      actor: { userId: staff.userId, username: staff.username },
+      subject: { type: "session", id: staff.session.id },
+      branchId: staff.branch.id,
+      details: { reason: input.reason },
+      requestId,
+    });
+    return { signedOut: true };
+  },
+);

@@ -1,0 +1,68 @@
+import { ShieldCheck } from "lucide-react";
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { endedSessionNotices } from "@/components/auth/sign-in-messages";
+import { SignInForm } from "@/components/auth/sign-in-form";
+import { Alert } from "@/components/ui/alert";
+import { Card } from "@/components/ui/card";
+import { getCurrentStaff } from "@/lib/auth/session";
+import { safeNextPath } from "@/lib/auth/session-policy";
+import { env } from "@/lib/env";
+import { demoAccounts } from "@/lib/staff/demo-accounts";
+import { roleLabels } from "@/lib/auth/roles";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function SignInPage({ searchParams }: { searchParams: SearchParams }) {
+  const params = await searchParams;
+  const next = safeNextPath(typeof params.next === "string" ? params.next : undefined);
+  // Someone already signed in goes straight on.
+  if (await getCurrentStaff()) redirect(next);
+
+  const reason = typeof params.reason === "string" ? params.reason : undefined;
+  const notice = reason ? endedSessionNotices[reason] : undefined;
+  const settings = env();
+  const showsDemoAccounts = settings.APP_ENV !== "production";
+
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center gap-6 px-4 py-10">
+      <div className="flex items-center gap-3 text-brand-800">
+        <ShieldCheck aria-hidden className="size-10" />
+        <div>
+          <p className="text-3xl font-bold tracking-tight">Veridesk</p>
+          <p className="text-ink-muted">{settings.BANK_NAME} · identity verification desk</p>
+        </div>
+      </div>
+      <Card className="w-full max-w-md p-8">
+        <h1 className="mb-6 text-2xl font-bold text-ink">Sign in</h1>
+        {notice ? (
+          <Alert tone={notice.tone} title={notice.title} className="mb-6">
+            {notice.text}
+          </Alert>
+        ) : null}
+        <SignInForm next={next} />
+        <p className="mt-6 text-sm text-ink-muted">Forgot your password, or locked out? Ask your branch administrator.</p>
+      </Card>
+      {showsDemoAccounts ? (
+        <details className="w-full max-w-md rounded-card border border-dashed border-line-strong bg-surface p-4 text-sm">
+          <summary className="cursor-pointer font-semibold text-ink">Demo accounts (local sandbox only)</summary>
+          <p className="mt-2 text-ink-muted">
+            Password for all: <code className="font-mono text-ink">{demoAccounts[0].password}</code>
+          </p>
+          <ul className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+            {demoAccounts.map((account) => (
+              <li key={account.username} className="contents">
+                <code className="font-mono text-ink">{account.username}</code>
+                <span className="text-ink-muted">
+                  {roleLabels[account.role]}, {account.branchCode}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </main>
+  );
+}

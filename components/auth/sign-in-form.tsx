@@ -1,0 +1,112 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { LogIn } from "lucide-react";
+import { useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { signInErrorMessage, signInMessages } from "./sign-in-messages";
+
+const signInSchema = z.object({
+  username: z.string().trim().min(1, "Enter your username."),
+  password: z.string().min(1, "Enter your password."),
+});
+
+type SignInValues = z.input<typeof signInSchema>;
+
+/**
+ * Posts to better-auth's sign-in endpoint (the only one exposed: app/api/auth/[...all]).
+ * A failure keeps the username, empties the password and puts the cursor back in it.
+ */
+export function SignInForm({ next }: { next: string }) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const [failedAttempts, setFailedAttempts] = useState(0);
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    setFocus,
+    formState: { errors, isSubmitting },
+  } = useForm<SignInValues, unknown, z.output<typeof signInSchema>>({
+    resolver: zodResolver(signInSchema),
+    defaultValues: { username: "", password: "" },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    let response: Response;
+    try {
+      response = await fetch("/api/auth/sign-in/username", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: values.username, password: values.password, rememberMe: true }),
+        credentials: "same-origin",
+      });
+    } catch {
+      setFormError(signInMessages.unreachable);
+      return;
+    }
+    if (response.ok) {
+      // A full load, so that the shell renders for the new session from scratch.
+      window.location.assign(next);
+      return;
+    }
+    const body = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
+    setFormError(signInErrorMessage({ status: response.status, code: body.code, message: body.message }));
+    setValue("password", "");
+    setFailedAttempts((count) => count + 1);
+  });
+
+  // Back to the password once the form is enabled again (a disabled field cannot take focus).
+  useEffect(() => {
+    if (failedAttempts > 0 && !isSubmitting) setFocus("password");
+  }, [failedAttempts, isSubmitting, setFocus]);
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
+      {formError ? (
+        <Alert tone="danger" title="Not signed in" className="mb-4">
+          {formError}
+        </Alert>
+      ) : null}
+      <fieldset disabled={isSubmitting} className="flex flex-col gap-2">
+        <Field controlId="username" label="Username" hint="Your staff username, e.g. teller.accra" error={errors.username?.message}>
+          {(describedBy) => (
+            <Input
+              id="username"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              autoFocus
+              aria-invalid={errors.username ? true : undefined}
+              aria-describedby={describedBy}
+              className="h-12 text-lg"
+              {...register("username")}
+            />
+          )}
+        </Field>
+        <Field controlId="password" label="Password" error={errors.password?.message}>
+          {(describedBy) => (
+            <Input
+              id="password"
+              type="password"
+              autoComplete="current-password"
+              aria-invalid={errors.password ? true : undefined}
+              aria-describedby={describedBy}
+              className="h-12 text-lg"
+              {...register("password")}
+            />
+          )}
+        </Field>
+        <Button type="submit" size="lg" isBusy={isSubmitting} className="mt-2 w-full">
+          {isSubmitting ? null : <LogIn aria-hidden className="size-5" />}
+          {isSubmitting ? "Signing in…" : "Sign in"}
+        </Button>
+      </fieldset>
+    </form>
+  );
+}

@@ -1,0 +1,141 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Pencil, Plus } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { createBranch, renameBranch } from "@/app/(staff)/admin/branches/actions";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { applyActionErrors } from "@/lib/actions/form-errors";
+import { createBranchSchema, renameBranchSchema } from "@/lib/staff/schemas";
+
+export function AddBranchButton() {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [formError, setFormError] = useState<string>();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<z.input<typeof createBranchSchema>, unknown, z.output<typeof createBranchSchema>>({
+    resolver: zodResolver(createBranchSchema),
+    defaultValues: { code: "", name: "" },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(undefined);
+    const result = await createBranch(values);
+    if (!result.ok) {
+      setFormError(applyActionErrors(result, setError, ["code", "name"]));
+      return;
+    }
+    reset();
+    setOpen(false);
+    router.refresh();
+  });
+
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>
+        <Plus aria-hidden className="size-5" />
+        Add branch
+      </Button>
+      <Dialog open={open} onOpenChange={setOpen} title="Add a branch" description="Staff can be assigned to it as soon as it exists.">
+        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
+          {formError ? (
+            <Alert tone="danger" title="The branch was not added" className="mb-2">
+              {formError}
+            </Alert>
+          ) : null}
+          <fieldset disabled={isSubmitting} className="flex flex-col gap-2">
+            <Field controlId="branch-code" label="Code" hint="The bank's short code, e.g. TMA" error={errors.code?.message}>
+              {(describedBy) => (
+                <Input id="branch-code" className="uppercase" aria-invalid={errors.code ? true : undefined} aria-describedby={describedBy} {...register("code")} />
+              )}
+            </Field>
+            <Field controlId="branch-name" label="Name" hint="Town – area, e.g. Tema – Community 1" error={errors.name?.message}>
+              {(describedBy) => (
+                <Input id="branch-name" aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy} {...register("name")} />
+              )}
+            </Field>
+            <div className="mt-2 flex justify-end gap-3">
+              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" isBusy={isSubmitting}>
+                Add branch
+              </Button>
+            </div>
+          </fieldset>
+        </form>
+      </Dialog>
+    </>
+  );
+}
+
+export function RenameBranchButton({ branch }: { branch: { id: string; code: string; name: string } }) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [formError, setFormError] = useState<string>();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<z.input<typeof renameBranchSchema>, unknown, z.output<typeof renameBranchSchema>>({
+    resolver: zodResolver(renameBranchSchema),
+    defaultValues: { branchId: branch.id, name: branch.name },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(undefined);
+    const result = await renameBranch(values);
+    if (!result.ok) {
+      setFormError(applyActionErrors(result, setError, ["name"]));
+      return;
+    }
+    setOpen(false);
+    router.refresh();
+  });
+
+  const fieldId = `rename-${branch.code}`;
+  return (
+    <>
+      <Button variant="secondary" size="sm" onClick={() => setOpen(true)} aria-label={`Rename ${branch.code}`}>
+        <Pencil aria-hidden className="size-4" />
+        Rename
+      </Button>
+      <Dialog open={open} onOpenChange={setOpen} title={`Rename branch ${branch.code}`} description="The code stays; only the name changes.">
+        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
+          {formError ? (
+            <Alert tone="danger" title="Not renamed" className="mb-2">
+              {formError}
+            </Alert>
+          ) : null}
+          <input type="hidden" {...register("branchId")} />
+          <fieldset disabled={isSubmitting} className="flex flex-col gap-2">
+            <Field controlId={fieldId} label="Name" error={errors.name?.message}>
+              {(describedBy) => <Input id={fieldId} aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy} {...register("name")} />}
+            </Field>
+            <div className="mt-2 flex justify-end gap-3">
+              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" isBusy={isSubmitting}>
+                Save name
+              </Button>
+            </div>
+          </fieldset>
+        </form>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,108 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { UserPlus } from "lucide-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { createStaff } from "@/app/(staff)/admin/staff/actions";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { applyActionErrors } from "@/lib/actions/form-errors";
+import { createStaffSchema } from "@/lib/staff/schemas";
+import { StaffProfileFields, type BranchOption } from "./staff-form-fields";
+import { TemporaryPassword } from "./temporary-password";
+
+type Values = z.input<typeof createStaffSchema>;
+
+export function CreateStaffForm({ branches }: { branches: BranchOption[] }) {
+  const router = useRouter();
+  const [formError, setFormError] = useState<string>();
+  const [created, setCreated] = useState<{ userId: string; username: string; temporaryPassword: string }>();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<Values, unknown, z.output<typeof createStaffSchema>>({
+    resolver: zodResolver(createStaffSchema),
+    defaultValues: { username: "", name: "", role: "" as Values["role"], branchId: "" },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(undefined);
+    const result = await createStaff(values);
+    if (!result.ok) {
+      setFormError(applyActionErrors(result, setError, ["username", "name", "role", "branchId"]));
+      return;
+    }
+    setCreated(result.data);
+    router.refresh();
+  });
+
+  if (created) {
+    return (
+      <div className="flex flex-col gap-6">
+        <Alert tone="success" title="Account created">
+          <span className="font-mono">{created.username}</span> can sign in now with the password below.
+        </Alert>
+        <TemporaryPassword username={created.username} password={created.temporaryPassword} />
+        <div className="flex flex-wrap gap-3">
+          <Button asChild>
+            <Link href="/admin/staff">Back to staff accounts</Link>
+          </Button>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              reset();
+              setCreated(undefined);
+            }}
+          >
+            Add another
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
+      {formError ? (
+        <Alert tone="danger" title="The account was not created" className="mb-4">
+          {formError}
+        </Alert>
+      ) : null}
+      <fieldset disabled={isSubmitting} className="flex flex-col gap-2">
+        <Field controlId="username" label="Username" hint="What they type to sign in: letters, digits, dots, e.g. k.mensah" error={errors.username?.message}>
+          {(describedBy) => (
+            <Input
+              id="username"
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              aria-invalid={errors.username ? true : undefined}
+              aria-describedby={describedBy}
+              {...register("username")}
+            />
+          )}
+        </Field>
+        <StaffProfileFields register={register} errors={errors} branches={branches} />
+        <div className="mt-2 flex flex-wrap items-center gap-3">
+          <Button type="submit" isBusy={isSubmitting}>
+            {isSubmitting ? null : <UserPlus aria-hidden className="size-5" />}
+            Create account
+          </Button>
+          <Button variant="ghost" asChild>
+            <Link href="/admin/staff">Cancel</Link>
+          </Button>
+        </div>
+        <p className="text-sm text-ink-muted">A temporary password is generated and shown once after the account is created.</p>
+      </fieldset>
+    </form>
+  );
+}

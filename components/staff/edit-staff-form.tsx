@@ -1,0 +1,71 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Save } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { updateStaff } from "@/app/(staff)/admin/staff/actions";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { applyActionErrors } from "@/lib/actions/form-errors";
+import type { StaffRole } from "@/lib/auth/roles";
+import { updateStaffSchema } from "@/lib/staff/schemas";
+import { StaffProfileFields, type BranchOption } from "./staff-form-fields";
+
+type Values = z.input<typeof updateStaffSchema>;
+
+export function EditStaffForm({
+  member,
+  branches,
+}: {
+  member: { userId: string; name: string; role: StaffRole; branchId: string };
+  branches: BranchOption[];
+}) {
+  const router = useRouter();
+  const [notice, setNotice] = useState<{ tone: "success" | "danger"; text: string }>();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting, isDirty },
+  } = useForm<Values, unknown, z.output<typeof updateStaffSchema>>({
+    resolver: zodResolver(updateStaffSchema),
+    defaultValues: member,
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setNotice(undefined);
+    const result = await updateStaff(values);
+    if (!result.ok) {
+      const message = applyActionErrors(result, setError, ["name", "role", "branchId"]);
+      setNotice({ tone: "danger", text: message ?? "The changes were not saved." });
+      return;
+    }
+    reset(values);
+    setNotice({ tone: "success", text: "Changes saved. They apply from the staff member's next page." });
+    router.refresh();
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
+      {notice ? (
+        <Alert tone={notice.tone} title={notice.tone === "success" ? "Saved" : "Not saved"} className="mb-4">
+          {notice.text}
+        </Alert>
+      ) : null}
+      <input type="hidden" {...register("userId")} />
+      <fieldset disabled={isSubmitting} className="flex flex-col gap-2">
+        <StaffProfileFields register={register} errors={errors} branches={branches} />
+        <div className="mt-2">
+          <Button type="submit" isBusy={isSubmitting} disabled={!isDirty || isSubmitting}>
+            {isSubmitting ? null : <Save aria-hidden className="size-5" />}
+            Save changes
+          </Button>
+        </div>
+      </fieldset>
+    </form>
+  );
+}

@@ -1,0 +1,47 @@
+import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from "react";
+import { cn } from "./cn";
+
+/**
+ * Table primitives: real <table> markup (screen readers announce rows, columns and headers), in a
+ * card that scrolls sideways on narrow screens instead of squeezing the columns.
+ */
+export function TableFrame({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
+  return <div className={cn("overflow-x-auto rounded-card border border-line bg-surface", className)} {...props} />;
+}
+
+export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {
+  return <table className={cn("w-full border-collapse text-left", className)} {...props} />;
+}
+
+export function TableCaption({ className, ...props }: HTMLAttributes<HTMLTableCaptionElement>) {
+  return <caption className={cn("px-4 py-3 text-left text-sm text-ink-muted", className)} {...props} />;
+}
+
+export function TableHead({ className, ...props }: HTMLAttributes<HTMLTableSectionElement>) {
+  return <thead className={cn("bg-surface-sunken text-sm text-ink-muted", className)} {...props} />;
+}
+
+export function TableBody({ className, ...props }: HTMLAttributes<HTMLTableSectionElement>) {
+  return <tbody className={cn("divide-y divide-line", className)} {...props} />;
+}
+
+export function TableFoot({ className, ...props }: HTMLAttributes<HTMLTableSectionElement>) {
+  return <tfoot className={cn("border-t-2 border-line-strong bg-surface-muted font-semibold", className)} {...props} />;
+}
+
+export function TableRow({ className, ...props }: HTMLAttributes<HTMLTableRowElement>) {
+  return <tr className={cn("align-middle", className)} {...props} />;
+}
+
+export function TableHeaderCell({ className, scope = "col", ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
+  return <th scope={scope} className={cn("px-4 py-2.5 font-semibold whitespace-nowrap", className)} {...props} />;
+}
+
+export function TableCell({ className, ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
+  return <td className={cn("px-4 py-2.5", className)} {...props} />;
+}
+
+/** Numbers line up on the right, with digits of equal width. */
+export function NumberCell({ className, ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
+  return <td className={cn("px-4 py-2.5 text-right tabular-nums", className)} {...props} />;
+}

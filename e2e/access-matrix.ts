@@ -1,0 +1,136 @@
+import { rolesWith, type Permission } from "@/lib/auth/permissions";
+import { STAFF_ROLES, type StaffRole } from "@/lib/auth/roles";
+
+/**
+ * Every page, route handler and server action of Veridesk, with who may use it. The
+ * role-refusal suite (role-refusal.spec.ts) walks app/ and FAILS when something exists that is
+ * not listed here, then proves each entry refuses everyone else: signed out → sign-in page / 401 /
+ * UNAUTHENTICATED; wrong role → 403 (or the "not for your role" redirect) / FORBIDDEN.
+ *
+ * Audiences come from the permission table (lib/auth/permissions.ts), the same one the code asks,
+ * so a change of the table changes what is tested. Adding a page, route or action? Add it here.
+ */
+
+export type Audience =
+  | { kind: "public"; why: string }
+  | { kind: "staff"; permission: Permission | null; roles: readonly StaffRole[] };
+
+const anyStaff: Audience = { kind: "staff", permission: null, roles: STAFF_ROLES };
+const holders = (permission: Permission): Audience => ({ kind: "staff", permission, roles: rolesWith(permission) });
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export type PageEntry = {
+  /** The file, from the repository root. */
+  file: string;
+  audience: Audience;
+  /** A concrete URL to request (dynamic segments filled with a value that need not exist). */
+  url: string;
+  /**
+   * For a page showing one record of a branch: its URL for a given token request. The suite
+   * creates a token in one branch and proves another branch's staff get "not found".
+   */
+  urlOfTokenRequest?: (tokenRequestId: string) => string;
+};
+
+export type RouteEntry = {
+  file: string;
+  url: string;
+  methods: Partial<Record<HttpMethod, Audience>>;
+  /** As for pages; only for routes whose methods all read (the suite calls each with the id). */
+  urlOfTokenRequest?: (tokenRequestId: string) => string;
+};
+
+export type ActionEntry = {
+  file: string;
+  /** The exported name of the action. */
+  name: string;
+  audience: Audience;
+  /**
+   * False when even a refused-input probe by an allowed role would change something (signing
+   * out ends the probing session): the suite then skips the "allowed role gets through" probe.
+   */
+  isSafeToProbe: boolean;
+};
+
+const SAMPLE_UUID = "00000000-0000-4000-8000-000000000000";
+
+export const pages: PageEntry[] = [
+  { file: "app/sign-in/page.tsx", url: "/sign-in", audience: { kind: "public", why: "where signed-out staff sign in" } },
+  { file: "app/(staff)/page.tsx", url: "/", audience: anyStaff },
+  { file: "app/(staff)/admin/staff/page.tsx", url: "/admin/staff", audience: holders("staff.manage") },
+  { file: "app/(staff)/admin/staff/new/page.tsx", url: "/admin/staff/new", audience: holders("staff.manage") },
+  { file: "app/(staff)/admin/staff/[userId]/page.tsx", url: `/admin/staff/${SAMPLE_UUID}`, audience: holders("staff.manage") },
+  { file: "app/(staff)/admin/branches/page.tsx", url: "/admin/branches", audience: holders("staff.manage") },
+  { file: "app/(staff)/admin/audit/page.tsx", url: "/admin/audit", audience: holders("audit.read") },
+  { file: "app/(staff)/tokens/page.tsx", url: "/tokens", audience: holders("tokens.view") },
+  {
+    file: "app/(staff)/tokens/[id]/page.tsx",
+    url: `/tokens/${SAMPLE_UUID}`,
+    audience: holders("tokens.view"),
+    urlOfTokenRequest: (id) => `/tokens/${id}`,
+  },
+  {
+    file: "app/(staff)/tokens/[id]/slip/page.tsx",
+    url: `/tokens/${SAMPLE_UUID}/slip`,
+    audience: holders("tokens.view"),
+    urlOfTokenRequest: (id) => `/tokens/${id}/slip`,
+  },
+  { file: "app/(staff)/tokens/new/page.tsx", url: "/tokens/new", audience: holders("tokens.issue") },
+  { file: "app/(staff)/tokens/new/fingerprint/page.tsx", url: "/tokens/new/fingerprint", audience: holders("tokens.issue") },
+  { file: "app/(staff)/tokens/new/remote/page.tsx", url: "/tokens/new/remote", audience: holders("tokens.issue") },
+  { file: "app/(staff)/review/page.tsx", url: "/review", audience: holders("tokens.export") },
+  { file: "app/(staff)/review/figures/page.tsx", url: "/review/figures", audience: holders("tokens.export") },
+  { file: "app/(staff)/review/reconciliation/page.tsx", url: "/review/reconciliation", audience: holders("tokens.export") },
+  {
+    file: "app/(staff)/review/tokens/[id]/page.tsx",
+    url: `/review/tokens/${SAMPLE_UUID}`,
+    audience: holders("tokens.export"),
+    urlOfTokenRequest: (id) => `/review/tokens/${id}`,
+  },
+];
+
+export const routes: RouteEntry[] = [
+  {
+    // Only POST /api/auth/sign-in/username reaches better-auth; every other path answers 404.
+    file: "app/api/auth/[...all]/route.ts",
+    url: "/api/auth/sign-in/username",
+    methods: {
+      GET: { kind: "public", why: "answers 404 for every path: no GET endpoint of better-auth is exposed" },
+      POST: { kind: "public", why: "the sign-in endpoint itself" },
+    },
+  },
+  { file: "app/api/auth/session/route.ts", url: "/api/auth/session", methods: { GET: anyStaff, POST: anyStaff } },
+  { file: "app/api/tokens/route.ts", url: "/api/tokens?scope=today", methods: { GET: holders("tokens.view") } },
+  {
+    file: "app/api/tokens/[id]/route.ts",
+    url: `/api/tokens/${SAMPLE_UUID}`,
+    methods: { GET: holders("tokens.view") },
+    urlOfTokenRequest: (id) => `/api/tokens/${id}`,
+  },
+  // POST records a printed slip: its branch scope is proven by the slip's own spec, not by probing here.
+  { file: "app/api/tokens/[id]/slip-printed/route.ts", url: `/api/tokens/${SAMPLE_UUID}/slip-printed`, methods: { POST: holders("tokens.view") } },
+  { file: "app/api/review/export/route.ts", url: "/api/review/export", methods: { GET: holders("tokens.export") } },
+  { file: "app/api/review/audit-export/route.ts", url: "/api/review/audit-export", methods: { GET: holders("audit.read") } },
+  { file: "app/api/review/export-full/route.ts", url: "/api/review/export-full", methods: { POST: holders("tokens.export_full_ids") } },
+];
+
+export const actions: ActionEntry[] = [
+  { file: "app/sign-in/actions.ts", name: "signOut", audience: anyStaff, isSafeToProbe: false },
+  { file: "app/(staff)/admin/staff/actions.ts", name: "createStaff", audience: holders("staff.manage"), isSafeToProbe: true },
+  { file: "app/(staff)/admin/staff/actions.ts", name: "updateStaff", audience: holders("staff.manage"), isSafeToProbe: true },
+  { file: "app/(staff)/admin/staff/actions.ts", name: "setStaffDisabledState", audience: holders("staff.manage"), isSafeToProbe: true },
+  { file: "app/(staff)/admin/staff/actions.ts", name: "resetPassword", audience: holders("staff.manage"), isSafeToProbe: true },
+  { file: "app/(staff)/admin/branches/actions.ts", name: "createBranch", audience: holders("staff.manage"), isSafeToProbe: true },
+  { file: "app/(staff)/admin/branches/actions.ts", name: "renameBranch", audience: holders("staff.manage"), isSafeToProbe: true },
+  { file: "app/(staff)/tokens/new/fingerprint/actions.ts", name: "issueFingerprintTokenAction", audience: holders("tokens.issue"), isSafeToProbe: true },
+  { file: "app/(staff)/tokens/new/remote/actions.ts", name: "issueRemoteTokenAction", audience: holders("tokens.issue"), isSafeToProbe: true },
+  { file: "app/(staff)/review/actions.ts", name: "searchByIdNumberAction", audience: holders("tokens.export"), isSafeToProbe: true },
+  { file: "app/(staff)/review/reconciliation/actions.ts", name: "recordReconciliationPrintedAction", audience: holders("tokens.export"), isSafeToProbe: true },
+  { file: "app/(staff)/review/tokens/[id]/actions.ts", name: "revealIdNumberAction", audience: holders("ids.reveal"), isSafeToProbe: true },
+];
+
+/** The roles outside an audience (all of them for "public": none is refused). */
+export function refusedRoles(audience: Audience): StaffRole[] {
+  return audience.kind === "public" ? [] : STAFF_ROLES.filter((role) => !audience.roles.includes(role));
+}

@@ -1,0 +1,184 @@
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { permissionsOf } from "@/lib/auth/permissions";
+import type { StaffRole } from "@/lib/auth/roles";
+import type { Staff } from "@/lib/auth/types";
+import { AppError } from "@/lib/errors";
+import { createActionWrapper, type ActionLogger } from "./wrapper";
+
+const ACCRA = "0b7f5f36-0000-4000-8000-00000000acc0";
+const KUMASI = "0b7f5f36-0000-4000-8000-00000000c0a5";
+
+function fakeStaff(role: StaffRole, branchId = ACCRA): Staff {
+  return {
+    userId: `user-${role}`,
+    username: `${role}.accra`,
+    name: "Ama Mensah",
+    role,
+    branch: { id: branchId, code: "ACC", name: "Accra – Head Office" },
+    permissions: permissionsOf(role),
+    session: { id: "s1", idleExpiresAt: new Date(), absoluteExpiresAt: new Date() },
+  };
+}
+
+type Line = { level: string; bindings: Record<string, unknown>; object: Record<string, unknown>; message: string };
+
+function recordingLogger(lines: Line[], bindings: Record<string, unknown> = {}): ActionLogger {
+  const write = (level: string) => (object: Record<string, unknown>, message: string) =>
+    lines.push({ level, bindings, object, message });
+  return {
+    info: write("info"),
+    warn: write("warn"),
+    error: write("error"),
+    child: (more) => recordingLogger(lines, { ...bindings, ...more }),
+  };
+}
+
+function setUp(staff: Staff | null) {
+  const lines: Line[] = [];
+  const defineAction = createActionWrapper({
+    getStaff: async () => staff,
+    logger: recordingLogger(lines),
+    newRequestId: () => "req-1",
+  });
+  return { lines, defineAction };
+}
+
+const issueSchema = z.object({
+  reference: z.string().min(3, "Enter a reference of at least 3 characters."),
+  branchId: z.uuid("Choose a branch."),
+  options: z.object({ sendSms: z.boolean({ error: "Say whether to send the SMS." }) }),
+});
+
+const validInput = { reference: "0244123456", branchId: ACCRA, options: { sendSms: true } };
+
+describe("the action wrapper", () => {
+  it("answers UNAUTHENTICATED when signed out, without parsing or running", async () => {
+    const { defineAction } = setUp(null);
+    const run = vi.fn();
+    const action = defineAction({ name: "test.issue", schema: issueSchema, permission: "tokens.issue" }, run);
+    const result = await action({} as never);
+    expect(result).toMatchObject({ ok: false, code: "UNAUTHENTICATED", fieldErrors: {} });
+    expect(result.ok === false && result.formError).toMatch(/session has ended/i);
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it("answers FORBIDDEN to a role without the permission before looking at the input", async () => {
+    const { defineAction } = setUp(fakeStaff("admin"));
+    const run = vi.fn();
+    const action = defineAction({ name: "test.issue", schema: issueSchema, permission: "tokens.issue" }, run);
+    const result = await action({} as never);
+    expect(result).toMatchObject({ ok: false, code: "FORBIDDEN", fieldErrors: {} });
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it("returns ALL field errors at once, nested ones under their dotted path", async () => {
+    const { defineAction } = setUp(fakeStaff("teller"));
+    const run = vi.fn();
+    const action = defineAction({ name: "test.issue", schema: issueSchema, permission: "tokens.issue" }, run);
+    const result = await action({ reference: "x", branchId: "nope", options: {} } as never);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.code).toBe("VALIDATION");
+    expect(result.fieldErrors).toEqual({
+      reference: ["Enter a reference of at least 3 characters."],
+      branchId: ["Choose a branch."],
+      "options.sendSms": ["Say whether to send the SMS."],
+    });
+    expect(result.formError).toMatch(/fields need attention/i);
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it("keeps form-level issues as the form error", async () => {
+    const { defineAction } = setUp(fakeStaff("teller"));
+    const schema = z
+      .object({ from: z.number(), to: z.number() })
+      .refine((value) => value.from <= value.to, "The start must come before the end.");
+    const action = defineAction({ name: "test.range", schema, permission: null }, async () => "ok");
+    const result = await action({ from: 2, to: 1 });
+    expect(result).toMatchObject({ ok: false, code: "VALIDATION", formError: "The start must come before the end.", fieldErrors: {} });
+  });
+
+  it("authorises against the parsed input (branch) and runs with staff, scope and request id", async () => {
+    const { defineAction } = setUp(fakeStaff("teller", ACCRA));
+    const action = defineAction(
+      {
+        name: "test.issue",
+        schema: issueSchema,
+        permission: "tokens.issue",
+        authorize: ({ input, staff }) => {
+          if (input.branchId !== staff.branch.id) throw new AppError("FORBIDDEN", "other branch");
+        },
+      },
+      async ({ input, staff, scope, requestId }) => ({ reference: input.reference, by: staff.userId, scope, requestId }),
+    );
+
+    expect(await action({ ...validInput, branchId: KUMASI })).toMatchObject({ ok: false, code: "FORBIDDEN" });
+    expect(await action(validInput)).toEqual({
+      ok: true,
+      data: { reference: "0244123456", by: "user-teller", scope: { kind: "branch", branchId: ACCRA }, requestId: "req-1" },
+    });
+  });
+
+  it("passes the parsed (transformed) input to run", async () => {
+    const { defineAction } = setUp(fakeStaff("teller"));
+    const schema = z.object({ name: z.string().trim().toUpperCase() });
+    const action = defineAction({ name: "test.upper", schema, permission: null }, async ({ input }) => input.name);
+    expect(await action({ name: "  kofi " })).toEqual({ ok: true, data: "KOFI" });
+  });
+
+  it("maps an AppError to its code and user message, logging the internal one with the request id", async () => {
+    const { defineAction, lines } = setUp(fakeStaff("teller"));
+    const action = defineAction({ name: "test.issue", schema: issueSchema, permission: "tokens.issue" }, async () => {
+      throw new AppError("UPSTREAM_TIMEOUT", "POST /token timed out after 10000 ms", {
+        fieldErrors: { reference: ["Check this reference."] },
+      });
+    });
+    const result = await action(validInput);
+    expect(result).toMatchObject({ ok: false, code: "UPSTREAM_TIMEOUT", requestId: "req-1", fieldErrors: { reference: ["Check this reference."] } });
+    expect(result.ok === false && result.formError).toMatch(/did not answer in time/);
+    expect(JSON.stringify(result)).not.toContain("10000 ms");
+    const failed = lines.find((line) => line.message === "action failed");
+    expect(failed?.object.internal).toBe("POST /token timed out after 10000 ms");
+  });
+
+  it("hides unexpected errors behind INTERNAL", async () => {
+    const { defineAction, lines } = setUp(fakeStaff("teller"));
+    const action = defineAction({ name: "test.issue", schema: issueSchema, permission: "tokens.issue" }, async () => {
+      throw new Error("connection to 10.0.0.5:5432 refused");
+    });
+    const result = await action(validInput);
+    expect(result).toMatchObject({ ok: false, code: "INTERNAL" });
+    expect(JSON.stringify(result)).not.toContain("10.0.0.5");
+    expect(lines.some((line) => line.level === "error")).toBe(true);
+  });
+
+  it("puts the request id, action name and user on every log line", async () => {
+    const { defineAction, lines } = setUp(fakeStaff("teller"));
+    const action = defineAction({ name: "test.issue", schema: issueSchema, permission: "tokens.issue" }, async ({ log }) => {
+      log.info({ step: "calling the service" }, "working");
+      return 1;
+    });
+    await action(validInput);
+    await action({} as never);
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    for (const line of lines) {
+      expect(line.bindings).toMatchObject({ requestId: "req-1", action: "test.issue", userId: "user-teller" });
+    }
+  });
+
+  it("lets framework control flow (redirects) through untouched", async () => {
+    const redirect = Object.assign(new Error("NEXT_REDIRECT"), { digest: "NEXT_REDIRECT;replace;/;307;" });
+    const defineAction = createActionWrapper({
+      getStaff: async () => fakeStaff("teller"),
+      logger: recordingLogger([]),
+      rethrowControlFlow: (error) => {
+        if (error === redirect) throw error;
+      },
+    });
+    const action = defineAction({ name: "test.redirect", schema: z.object({}), permission: null }, async () => {
+      throw redirect;
+    });
+    await expect(action({})).rejects.toBe(redirect);
+  });
+});

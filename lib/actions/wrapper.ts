@@ -1,0 +1,117 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { branchScopeFor, type BranchScope } from "@/lib/auth/branch-scope";
+import { hasPermission, type Permission } from "@/lib/auth/permissions";
+import type { Staff } from "@/lib/auth/types";
+import { AppError, errorCatalog, toAppError, type FieldErrors } from "@/lib/errors";
+import type { ActionFailure, ActionResult } from "./result";
+
+/**
+ * The one wrapper of every server action (ADR 0004), in a fixed order:
+ *
+ *   authenticate → check the role's permission → parse the input (zod) → authorise against the
+ *   parsed input (branch, ownership) → run → a typed ActionResult.
+ *
+ * The permission needs no input, so it is checked before parsing: a teller calling an admin
+ * action learns "not allowed", not the shape of the admin form. AppErrors become their code and
+ * user message; anything else becomes INTERNAL. Every log line carries the request id, which the
+ * failure result returns too.
+ *
+ * This file takes its collaborators as arguments so tests can run it with fakes;
+ * lib/actions/index.ts binds the real ones.
+ */
+
+type LogFn = (object: Record<string, unknown>, message: string) => void;
+export type ActionLogger = { info: LogFn; warn: LogFn; error: LogFn; child(bindings: Record<string, unknown>): ActionLogger };
+
+export type ActionDependencies = {
+  /** The signed-in staff member of the current request, or null. */
+  getStaff: () => Promise<Staff | null>;
+  logger: ActionLogger;
+  newRequestId?: () => string;
+  /** Re-throws framework control flow (Next's redirect/notFound) that must not become a result. */
+  rethrowControlFlow?: (error: unknown) => void;
+};
+
+export type ActionContext<Input> = {
+  input: Input;
+  staff: Staff;
+  scope: BranchScope;
+  requestId: string;
+  log: ActionLogger;
+};
+
+export type ActionDefinition<Schema extends z.ZodType> = {
+  /** Names the action in logs: "staff.create". */
+  name: string;
+  schema: Schema;
+  /** The permission the role must have; null = any signed-in staff member. */
+  permission: Permission | null;
+  /** Checks against the parsed input; throw AppError FORBIDDEN / NOT_FOUND to refuse. */
+  authorize?: (context: Omit<ActionContext<z.output<Schema>>, "log">) => void | Promise<void>;
+};
+
+export type ServerAction<Schema extends z.ZodType, Data> = (input: z.input<Schema>) => Promise<ActionResult<Data>>;
+
+export function createActionWrapper(dependencies: ActionDependencies) {
+  const newRequestId = dependencies.newRequestId ?? randomUUID;
+
+  return function defineAction<Schema extends z.ZodType, Data>(
+    definition: ActionDefinition<Schema>,
+    run: (context: ActionContext<z.output<Schema>>) => Promise<Data>,
+  ): ServerAction<Schema, Data> {
+    return async (rawInput) => {
+      const requestId = newRequestId();
+      let log = dependencies.logger.child({ requestId, action: definition.name });
+      try {
+        const staff = await dependencies.getStaff();
+        if (!staff) throw new AppError("UNAUTHENTICATED", "no valid session");
+        log = log.child({ userId: staff.userId });
+        if (definition.permission && !hasPermission(staff.role, definition.permission)) {
+          throw new AppError("FORBIDDEN", `role ${staff.role} lacks ${definition.permission}`);
+        }
+
+        const parsed = await definition.schema.safeParseAsync(rawInput);
+        if (!parsed.success) {
+          const { formErrors, fieldErrors } = collectIssues(parsed.error);
+          log.info({ code: "VALIDATION", fields: Object.keys(fieldErrors) }, "action input refused");
+          return failure("VALIDATION", requestId, fieldErrors, formErrors[0] ?? errorCatalog.VALIDATION.userMessage);
+        }
+
+        const scope = branchScopeFor(staff);
+        const context = { input: parsed.data, staff, scope, requestId };
+        await definition.authorize?.(context);
+        const data = await run({ ...context, log });
+        log.info({}, "action done");
+        return { ok: true, data };
+      } catch (error) {
+        dependencies.rethrowControlFlow?.(error);
+        const appError = toAppError(error);
+        const status = errorCatalog[appError.code].httpStatus;
+        const entry = { code: appError.code, internal: appError.message, err: status >= 500 ? error : undefined };
+        if (status >= 500) log.error(entry, "action failed");
+        else log.info(entry, "action refused");
+        return failure(appError.code, requestId, appError.fieldErrors ?? {}, appError.userMessage);
+      }
+    };
+  };
+}
+
+function failure(code: ActionFailure["code"], requestId: string, fieldErrors: FieldErrors, formError?: string): ActionFailure {
+  return { ok: false, code, formError, fieldErrors, requestId };
+}
+
+/**
+ * Every issue of a failed parse: nested fields keyed by their dotted path ("options.sendSms",
+ * matching react-hook-form's field names), issues of the whole input as form errors.
+ */
+export function collectIssues(error: z.ZodError): { formErrors: string[]; fieldErrors: FieldErrors } {
+  const formErrors: string[] = [];
+  const fieldErrors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const path = issue.path.map(String).join(".");
+    if (!path) formErrors.push(issue.message);
+    else (fieldErrors[path] ??= []).push(issue.message);
+  }
+  return { formErrors, fieldErrors };
+}

@@ -1,0 +1,24 @@
+/**
+ * The audit actions Veridesk records, with the words the audit page shows. Later features add
+ * theirs here (e.g. "token.issue"); an action missing from this table is still listed, by its code.
+ */
+export const auditActionLabels = {
+  "auth.sign_in": "Signed in",
+  "auth.sign_out": "Signed out",
+  "auth.sign_in_failed": "Failed sign-in",
+  "auth.locked_out": "Locked out",
+  "auth.session_ended": "Session ended",
+  "staff.create": "Staff account created",
+  "staff.update": "Staff account changed",
+  "staff.disable": "Staff account disabled",
+  "staff.enable": "Staff account enabled",
+  "staff.password_reset": "Password reset",
+  "branch.create": "Branch created",
+  "branch.rename": "Branch renamed",
+} as const;
+
+export type KnownAuditAction = keyof typeof auditActionLabels;
+
+export function auditActionLabel(action: string): string {
+  return (auditActionLabels as Record<string, string>)[action] ?? action;
+}

@@ -1,0 +1,57 @@
+import type { StaffRole } from "./roles";
+
+/**
+ * What each role may do — the ONE table of authorisation in Veridesk (ADR 0003). Pages, route
+ * handlers and actions ask `hasPermission`; nothing else in the app compares role names.
+ */
+export const PERMISSIONS = [
+  /** Generate fingerprint and remote tokens at the counter. */
+  "tokens.issue",
+  /** See tokens (list, detail, live state) — of the own branch unless `branches.all`. */
+  "tokens.view",
+  /** Widens every branch-scoped read (tokens, figures, audit) from the own branch to all branches. */
+  "branches.all",
+  /** Show a full ID number instead of the masked one (each reveal is audited). */
+  "ids.reveal",
+  /** Download the token list as CSV, ID numbers masked. */
+  "tokens.export",
+  /** Download the CSV with full ID numbers (a separate, rarer right). */
+  "tokens.export_full_ids",
+  /** Create, edit, disable staff accounts, reset passwords, manage branches. */
+  "staff.manage",
+  /** Read the audit trail (own branch unless `branches.all`). */
+  "audit.read",
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const permissionLabels: Record<Permission, string> = {
+  "tokens.issue": "Issue tokens",
+  "tokens.view": "View branch tokens",
+  "branches.all": "View all branches",
+  "ids.reveal": "Reveal ID numbers",
+  "tokens.export": "Export",
+  "tokens.export_full_ids": "Export with full ID numbers",
+  "staff.manage": "Manage staff and branches",
+  "audit.read": "Read the audit trail",
+};
+
+export const rolePermissions: Readonly<Record<StaffRole, readonly Permission[]>> = {
+  teller: ["tokens.issue", "tokens.view"],
+  supervisor: ["tokens.view", "ids.reveal", "tokens.export", "audit.read"],
+  head_office_supervisor: ["tokens.view", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read"],
+  admin: ["staff.manage", "branches.all", "audit.read"],
+};
+
+export function hasPermission(role: StaffRole, permission: Permission): boolean {
+  return rolePermissions[role].includes(permission);
+}
+
+export function permissionsOf(role: StaffRole): readonly Permission[] {
+  return rolePermissions[role];
+}
+
+/** The roles holding a permission — the access matrix of the e2e suite is derived from this. */
+export function rolesWith(permission: Permission): StaffRole[] {
+  return (Object.keys(rolePermissions) as StaffRole[]).filter((role) => hasPermission(role, permission));
+}

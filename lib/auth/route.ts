@@ -1,0 +1,57 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { errorCatalog, toAppError } from "@/lib/errors";
+import { logger, type Logger } from "@/lib/logger";
+import { branchScopeFor, type BranchScope } from "./branch-scope";
+import type { Permission } from "./permissions";
+import { authenticate } from "./session";
+import type { Staff } from "./types";
+
+/**
+ * For route handlers: authenticate (401), authorise by permission (403), run, and turn any
+ * AppError into `{ error: { code, message, requestId } }` with the status of its code. Nothing of
+ * the handler runs for a refused request.
+ *
+ *   export const GET = staffRoute({ permission: "tokens.view", countsAsActivity: false },
+ *     async ({ staff, scope, params }) => Response.json(await getToken(scope, (await params).id)));
+ */
+export type StaffRouteContext<P> = {
+  request: Request;
+  staff: Staff;
+  scope: BranchScope;
+  params: P;
+  requestId: string;
+  log: Logger;
+};
+
+export function staffRoute<P = Promise<Record<string, string | string[]>>>(
+  options: { permission: Permission | null; countsAsActivity?: boolean },
+  handler: (context: StaffRouteContext<P>) => Promise<Response>,
+): (request: Request, segment: { params: P }) => Promise<Response> {
+  return async (request, segment) => {
+    const requestId = randomUUID();
+    const log = logger.child({ requestId, route: new URL(request.url).pathname, method: request.method });
+    try {
+      const staff = await authenticate(request.headers, {
+        permission: options.permission,
+        countsAsActivity: options.countsAsActivity ?? true,
+      });
+      return await handler({ request, staff, scope: branchScopeFor(staff), params: segment.params, requestId, log: log.child({ userId: staff.userId }) });
+    } catch (error) {
+      return errorResponse(error, requestId, log);
+    }
+  };
+}
+
+/** The JSON error answer of every route handler: the user copy of the code, never internals. */
+export function errorResponse(error: unknown, requestId: string, log: Logger = logger): Response {
+  const appError = toAppError(error);
+  const status = errorCatalog[appError.code].httpStatus;
+  const entry = { code: appError.code, err: status >= 500 ? error : undefined, internal: appError.message };
+  if (status >= 500) log.error(entry, "route failed");
+  else log.info(entry, "route refused");
+  return Response.json(
+    { error: { code: appError.code, message: appError.userMessage, requestId, fieldErrors: appError.fieldErrors } },
+    { status, headers: { "cache-control": "no-store" } },
+  );
+}

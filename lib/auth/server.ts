@@ -1,0 +1,247 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthMiddleware, getIP } from "better-auth/api";
+import { nextCookies } from "better-auth/next-js";
+import { username } from "better-auth/plugins";
+import { eq } from "drizzle-orm";
+import { recordAuditEvent } from "@/lib/audit";
+import { getDb, type Database } from "@/lib/db/client";
+import { authAccounts, authRateLimits, authSessions, authUsers, authVerifications, staffProfiles } from "@/lib/db/schema";
+import { appUrl, env } from "@/lib/env";
+import { logger } from "@/lib/logger";
+import { normalizeUsername, USERNAME_MAX, USERNAME_MIN } from "@/lib/staff/username";
+import { COOKIE_PREFIX } from "./constants";
+import { LOCKED_MESSAGE } from "./lockout";
+import { clearFailedSignIns, countFailedSignIn, lockedUntilFor } from "./lockout-store";
+
+/**
+ * better-auth, configured for Veridesk (ADR 0003): username + password, sessions in the database,
+ * no self sign-up, no e-mail flows. The only HTTP endpoint the app exposes is sign-in (see
+ * app/api/auth/[...all]/route.ts); everything else calls `auth.api.*` from the server.
+ *
+ * Sessions: better-auth's `expiresAt` is the ABSOLUTE limit (SESSION_MAX_HOURS, never slid); the
+ * idle timeout is ours (`last_active_at`, checked and advanced in getCurrentStaff), because a
+ * server component cannot set cookies and better-auth therefore skips its sliding refresh there.
+ */
+
+export const SIGN_IN_PATH = "/sign-in/username";
+
+/** Error codes better-auth answers the sign-in form with, besides its own. */
+export const signInErrorCodes = {
+  locked: "ACCOUNT_LOCKED",
+  disabled: "ACCOUNT_DISABLED",
+  demoRefused: "DEMO_ACCOUNT_REFUSED",
+  invalidCredentials: "INVALID_USERNAME_OR_PASSWORD",
+} as const;
+
+function buildAuth(db: Database) {
+  const settings = env();
+  const baseURL = appUrl(settings);
+  const isProduction = settings.APP_ENV === "production";
+  // A local run is reached as localhost or 127.0.0.1 interchangeably; production only by APP_URL.
+  const trustedOrigins = isProduction
+    ? [baseURL]
+    : [baseURL, `http://localhost:${settings.PORT}`, `http://127.0.0.1:${settings.PORT}`];
+
+  return betterAuth({
+    appName: "Veridesk",
+    baseURL,
+    basePath: "/api/auth",
+    secret: settings.AUTH_SECRET,
+    trustedOrigins,
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: {
+        user: authUsers,
+        session: authSessions,
+        account: authAccounts,
+        verification: authVerifications,
+        rateLimit: authRateLimits,
+      },
+    }),
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10, maxPasswordLength: 128 },
+    session: {
+      expiresIn: settings.SESSION_MAX_HOURS * 3600,
+      disableSessionRefresh: true,
+      additionalFields: {
+        lastActiveAt: { type: "date", required: false, input: false, defaultValue: () => new Date() },
+      },
+    },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 120,
+      customRules: {
+        // Per client IP; a branch's counters often share one address, hence not 3 per 10 s. The
+        // per-username lock-out (lockout.ts) is what stops password guessing. Automated test runs
+        // sign in far more often than a branch does.
+        [SIGN_IN_PATH]: { window: 60, max: settings.APP_ENV === "test" ? 1000 : 30 },
+      },
+    },
+    advanced: {
+      useSecureCookies: isProduction,
+      cookiePrefix: COOKIE_PREFIX,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: isProduction },
+      database: { generateId: () => randomUUID() },
+    },
+    logger: {
+      // Not "error"/"warn": at those levels better-auth also prints every refused request to the
+      // console itself. Its warnings ("User not found", "Invalid password") are routine sign-in
+      // failures, which we log ourselves with a request id: they go to debug.
+      level: "info",
+      log: (level, message, ...args) => {
+        const pinoLevel = level === "error" ? "error" : "debug";
+        logger[pinoLevel]({ component: "better-auth", args: args.map(String) }, message);
+      },
+    },
+    telemetry: { enabled: false },
+    plugins: [
+      username({ minUsernameLength: USERNAME_MIN, maxUsernameLength: USERNAME_MAX, usernameNormalization: normalizeUsername }),
+      // Last: lets auth.api calls from server actions set and clear the session cookie.
+      nextCookies(),
+    ],
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== SIGN_IN_PATH) return;
+        const typed = typeof ctx.body?.username === "string" ? normalizeUsername(ctx.body.username) : "";
+        if (!typed) return;
+        const lockedUntil = await lockedUntilFor(typed);
+        if (!lockedUntil) return;
+        const requestId = randomUUID();
+        logger.info({ requestId, username: typed, lockedUntil }, "sign-in refused: username locked");
+        await recordAuditEvent({
+          action: "auth.sign_in_failed",
+          actor: null,
+          actorLabel: typed,
+          branchId: await branchOfUsername(db, typed),
+          details: { reason: "locked", lockedUntil: lockedUntil.toISOString(), ip: clientIp(ctx.request, ctx.headers) },
+          requestId,
+        });
+        throw new APIError("TOO_MANY_REQUESTS", { code: signInErrorCodes.locked, message: LOCKED_MESSAGE });
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== SIGN_IN_PATH) return;
+        const typed = typeof ctx.body?.username === "string" ? normalizeUsername(ctx.body.username) : "";
+        const requestId = randomUUID();
+        const ip = clientIp(ctx.request, ctx.headers);
+        const newSession = ctx.context.newSession;
+        if (newSession) {
+          await clearFailedSignIns(typed);
+          const profile = await profileOf(db, newSession.user.id);
+          logger.info({ requestId, userId: newSession.user.id }, "signed in");
+          await recordAuditEvent({
+            action: "auth.sign_in",
+            actor: { userId: newSession.user.id, username: typed },
+            subject: { type: "session", id: newSession.session.id },
+            branchId: profile?.branchId ?? null,
+            details: { ip },
+            requestId,
+          });
+          return;
+        }
+        const returned = ctx.context.returned;
+        const code = returned instanceof APIError ? (returned.body?.code as string | undefined) : undefined;
+        if (code === signInErrorCodes.disabled || code === signInErrorCodes.demoRefused) {
+          // The password was right: not a guess, so not counted towards the lock-out.
+          logger.info({ requestId, username: typed, code }, "sign-in refused");
+          await recordAuditEvent({
+            action: "auth.sign_in_failed",
+            actor: null,
+            actorLabel: typed,
+            branchId: await branchOfUsername(db, typed),
+            details: { reason: code === signInErrorCodes.disabled ? "disabled" : "demo_account_in_production", ip },
+            requestId,
+          });
+          return;
+        }
+        if (!typed) return;
+        const { hasJustLocked, state } = await countFailedSignIn(typed);
+        logger.info({ requestId, username: typed, code, hasJustLocked }, "sign-in failed");
+        const branchId = await branchOfUsername(db, typed);
+        await recordAuditEvent({
+          action: "auth.sign_in_failed",
+          actor: null,
+          actorLabel: typed,
+          branchId,
+          details: { reason: "invalid_credentials", ip },
+          requestId,
+        });
+        if (hasJustLocked) {
+          await recordAuditEvent({
+            action: "auth.locked_out",
+            actor: null,
+            actorLabel: typed,
+            branchId,
+            details: { lockedUntil: state.lockedUntil?.toISOString(), ip },
+            requestId,
+          });
+          throw new APIError("TOO_MANY_REQUESTS", { code: signInErrorCodes.locked, message: LOCKED_MESSAGE });
+        }
+      }),
+    },
+    databaseHooks: {
+      session: {
+        create: {
+          // Runs after the password was verified: disabled accounts, and the published demo
+          // accounts in production, get no session at all.
+          before: async (session) => {
+            const profile = await profileOf(db, session.userId);
+            if (!profile || profile.disabledAt) {
+              throw new APIError("FORBIDDEN", {
+                code: signInErrorCodes.disabled,
+                message: "This account is disabled. Ask your administrator.",
+              });
+            }
+            if (profile.isDemo && isProduction) {
+              throw new APIError("FORBIDDEN", {
+                code: signInErrorCodes.demoRefused,
+                message: "Demo accounts cannot sign in to a production Veridesk.",
+              });
+            }
+          },
+        },
+      },
+    },
+  });
+}
+
+/**
+ * The branch of the account a typed username belongs to, if any: failed sign-ins and lock-outs
+ * are filed under it so the branch's supervisor sees them. Only the audit trail learns it.
+ */
+async function branchOfUsername(db: Database, username: string): Promise<string | null> {
+  if (!username) return null;
+  const [row] = await db
+    .select({ branchId: staffProfiles.branchId })
+    .from(authUsers)
+    .innerJoin(staffProfiles, eq(staffProfiles.userId, authUsers.id))
+    .where(eq(authUsers.username, username));
+  return row?.branchId ?? null;
+}
+
+async function profileOf(db: Database, userId: string) {
+  const [profile] = await db.select().from(staffProfiles).where(eq(staffProfiles.userId, userId));
+  return profile;
+}
+
+function clientIp(request: Request | undefined, headers: Headers | undefined): string | null {
+  const source = request ?? headers;
+  return source ? getIP(source, {}) : null;
+}
+
+export type Auth = ReturnType<typeof buildAuth>;
+
+// On globalThis for the same reason as the database: dev reloads must not build a second one.
+const globalForAuth = globalThis as typeof globalThis & { verideskAuth?: Promise<Auth> };
+
+/** The better-auth instance, built on first use (after the database is open). */
+export function getAuth(): Promise<Auth> {
+  globalForAuth.verideskAuth ??= getDb().then(buildAuth);
+  globalForAuth.verideskAuth.catch(() => {
+    globalForAuth.verideskAuth = undefined;
+  });
+  return globalForAuth.verideskAuth;
+}

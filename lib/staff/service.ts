@@ -1,0 +1,388 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { hashPassword } from "better-auth/crypto";
+import { and, asc, count, eq, isNull, ne } from "drizzle-orm";
+import { recordAuditEvent, type DbExecutor } from "@/lib/audit";
+import { clearFailedSignIns } from "@/lib/auth/lockout-store";
+import type { StaffRole } from "@/lib/auth/roles";
+import { revokeAllSessionsOf } from "@/lib/auth/session";
+import { getDb } from "@/lib/db/client";
+import { authAccounts, authUsers, branches, staffProfiles } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import { generateTemporaryPassword } from "./passwords";
+import type { CreateStaffInput, UpdateStaffInput } from "./schemas";
+import { normalizeUsername, placeholderEmailFor } from "./username";
+
+/**
+ * Staff accounts and branches: the use cases behind the admin pages, the seed and the
+ * `staff:create` command. Each change and its audit event commit in one transaction.
+ * Authorisation happens before (the action wrapper); these functions trust their caller.
+ */
+
+/** Who makes a change: a signed-in administrator, or a command run on the server. */
+export type Actor = { userId: string; username: string } | { system: string };
+
+const actorOf = (actor: Actor) => ("system" in actor ? null : actor);
+const actorLabelOf = (actor: Actor) => ("system" in actor ? actor.system : undefined);
+
+export type StaffMember = {
+  userId: string;
+  username: string;
+  name: string;
+  role: StaffRole;
+  branch: { id: string; code: string; name: string };
+  disabledAt: Date | null;
+  isDemo: boolean;
+  createdAt: Date;
+};
+
+const staffColumns = {
+  userId: authUsers.id,
+  username: authUsers.username,
+  name: authUsers.name,
+  role: staffProfiles.role,
+  branchId: branches.id,
+  branchCode: branches.code,
+  branchName: branches.name,
+  disabledAt: staffProfiles.disabledAt,
+  isDemo: staffProfiles.isDemo,
+  createdAt: staffProfiles.createdAt,
+};
+
+function toStaffMember(row: StaffRow): StaffMember {
+  return {
+    userId: row.userId,
+    username: row.username ?? "",
+    name: row.name,
+    role: row.role,
+    branch: { id: row.branchId, code: row.branchCode, name: row.branchName },
+    disabledAt: row.disabledAt,
+    isDemo: row.isDemo,
+    createdAt: row.createdAt,
+  };
+}
+
+type StaffRow = Awaited<ReturnType<typeof staffQuery>>[number];
+
+function staffQuery(db: DbExecutor) {
+  return db
+    .select(staffColumns)
+    .from(staffProfiles)
+    .innerJoin(authUsers, eq(authUsers.id, staffProfiles.userId))
+    .innerJoin(branches, eq(branches.id, staffProfiles.branchId));
+}
+
+export async function listStaff(): Promise<StaffMember[]> {
+  const db = await getDb();
+  const rows = await staffQuery(db).orderBy(asc(branches.code), asc(authUsers.name));
+  return rows.map(toStaffMember);
+}
+
+export async function countStaff(): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ total: count() }).from(staffProfiles);
+  return row?.total ?? 0;
+}
+
+async function findStaffMember(db: DbExecutor, userId: string): Promise<StaffMember> {
+  const [row] = await staffQuery(db).where(eq(staffProfiles.userId, userId));
+  if (!row) throw new AppError("NOT_FOUND", `no staff member ${userId}`);
+  return toStaffMember(row);
+}
+
+export async function getStaffMember(userId: string): Promise<StaffMember> {
+  return findStaffMember(await getDb(), userId);
+}
+
+async function findBranch(db: DbExecutor, branchId: string) {
+  const [branch] = await db.select().from(branches).where(eq(branches.id, branchId));
+  if (!branch) {
+    throw new AppError("VALIDATION", `no branch ${branchId}`, { fieldErrors: { branchId: ["Choose a branch from the list."] } });
+  }
+  return branch;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let current = error; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
+
+/**
+ * Creates an account that can sign in at once with `password` (generated when not given; the
+ * caller shows it once). `isDemo` marks the published demo accounts of the local seed.
+ */
+export async function createStaffAccount(
+  actor: Actor,
+  input: CreateStaffInput & { password?: string; isDemo?: boolean },
+  requestId?: string,
+): Promise<{ member: StaffMember; temporaryPassword: string | null }> {
+  const db = await getDb();
+  const username = normalizeUsername(input.username);
+  const password = input.password ?? generateTemporaryPassword();
+  const passwordHash = await hashPassword(password);
+  const userId = randomUUID();
+  try {
+    const member = await db.transaction(async (tx) => {
+      const branch = await findBranch(tx, input.branchId);
+      const [taken] = await tx.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.username, username));
+      if (taken) throw usernameTaken(username);
+      const now = new Date();
+      await tx.insert(authUsers).values({
+        id: userId,
+        name: input.name,
+        email: placeholderEmailFor(username),
+        emailVerified: true,
+        username,
+        displayUsername: username,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await tx.insert(authAccounts).values({
+        id: randomUUID(),
+        accountId: userId,
+        providerId: "credential",
+        userId,
+        password: passwordHash,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await tx.insert(staffProfiles).values({ userId, role: input.role, branchId: branch.id, isDemo: input.isDemo ?? false });
+      await recordAuditEvent(
+        {
+          action: "staff.create",
+          actor: actorOf(actor),
+          actorLabel: actorLabelOf(actor),
+          subject: { type: "staff", id: userId },
+          branchId: branch.id,
+          details: { username, after: { name: input.name, role: input.role, branch: branch.code }, isDemo: input.isDemo ?? false },
+          requestId,
+        },
+        tx,
+      );
+      return findStaffMember(tx, userId);
+    });
+    return { member, temporaryPassword: input.password ? null : password };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw usernameTaken(username);
+    throw error;
+  }
+}
+
+function usernameTaken(username: string): AppError {
+  return new AppError("CONFLICT", `username ${username} exists`, {
+    userMessage: "That username is taken.",
+    fieldErrors: { username: ["This username is taken. Choose another."] },
+  });
+}
+
+/** Counts the enabled administrators other than `exceptUserId`. */
+async function otherActiveAdmins(db: DbExecutor, exceptUserId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(staffProfiles)
+    .where(and(eq(staffProfiles.role, "admin"), isNull(staffProfiles.disabledAt), ne(staffProfiles.userId, exceptUserId)));
+  return row?.total ?? 0;
+}
+
+function refuse(internal: string, userMessage: string): AppError {
+  return new AppError("CONFLICT", internal, { userMessage });
+}
+
+/** Changes name, role and branch; the audit event holds before and after. */
+export async function updateStaffAccount(actor: Actor, input: UpdateStaffInput, requestId?: string): Promise<StaffMember> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const before = await findStaffMember(tx, input.userId);
+    const branch = await findBranch(tx, input.branchId);
+    if (before.role === "admin" && input.role !== "admin") {
+      if ("userId" in actor && actor.userId === input.userId) {
+        throw refuse("admin demoting themselves", "You cannot change your own role. Ask another administrator.");
+      }
+      if ((await otherActiveAdmins(tx, input.userId)) === 0) {
+        throw refuse("last admin demoted", "Veridesk needs at least one active administrator. Make someone else an administrator first.");
+      }
+    }
+    const isUnchanged = before.name === input.name && before.role === input.role && before.branch.id === branch.id;
+    if (isUnchanged) return before;
+    const now = new Date();
+    await tx.update(authUsers).set({ name: input.name, updatedAt: now }).where(eq(authUsers.id, input.userId));
+    await tx
+      .update(staffProfiles)
+      .set({ role: input.role, branchId: branch.id, updatedAt: now })
+      .where(eq(staffProfiles.userId, input.userId));
+    await recordAuditEvent(
+      {
+        action: "staff.update",
+        actor: actorOf(actor),
+        actorLabel: actorLabelOf(actor),
+        subject: { type: "staff", id: input.userId },
+        branchId: branch.id,
+        details: {
+          username: before.username,
+          before: { name: before.name, role: before.role, branch: before.branch.code },
+          after: { name: input.name, role: input.role, branch: branch.code },
+        },
+        requestId,
+      },
+      tx,
+    );
+    return findStaffMember(tx, input.userId);
+  });
+}
+
+/** Disabling ends every session of the account at once; enabling lets it sign in again. */
+export async function setStaffDisabled(actor: Actor, userId: string, isDisabled: boolean, requestId?: string): Promise<StaffMember> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const before = await findStaffMember(tx, userId);
+    if (isDisabled === (before.disabledAt !== null)) return before;
+    if (isDisabled && "userId" in actor && actor.userId === userId) {
+      throw refuse("admin disabling themselves", "You cannot disable your own account. Ask another administrator.");
+    }
+    if (isDisabled && before.role === "admin" && (await otherActiveAdmins(tx, userId)) === 0) {
+      throw refuse("last admin disabled", "Veridesk needs at least one active administrator.");
+    }
+    const now = new Date();
+    await tx
+      .update(staffProfiles)
+      .set({ disabledAt: isDisabled ? now : null, updatedAt: now })
+      .where(eq(staffProfiles.userId, userId));
+    const endedSessions = isDisabled ? await revokeAllSessionsOf(userId, tx) : 0;
+    await recordAuditEvent(
+      {
+        action: isDisabled ? "staff.disable" : "staff.enable",
+        actor: actorOf(actor),
+        actorLabel: actorLabelOf(actor),
+        subject: { type: "staff", id: userId },
+        branchId: before.branch.id,
+        details: { username: before.username, ...(isDisabled ? { endedSessions } : {}) },
+        requestId,
+      },
+      tx,
+    );
+    return findStaffMember(tx, userId);
+  });
+}
+
+/**
+ * Sets a new generated password, returned once for the administrator to hand over. The old
+ * sessions end and any lock-out is lifted (the usual reason for a reset).
+ */
+export async function resetStaffPassword(actor: Actor, userId: string, requestId?: string): Promise<{ member: StaffMember; temporaryPassword: string }> {
+  const db = await getDb();
+  const temporaryPassword = generateTemporaryPassword();
+  const passwordHash = await hashPassword(temporaryPassword);
+  const member = await db.transaction(async (tx) => {
+    const member = await findStaffMember(tx, userId);
+    const updated = await tx
+      .update(authAccounts)
+      .set({ password: passwordHash, updatedAt: new Date() })
+      .where(and(eq(authAccounts.userId, userId), eq(authAccounts.providerId, "credential")))
+      .returning({ id: authAccounts.id });
+    if (updated.length === 0) throw new AppError("NOT_FOUND", `staff member ${userId} has no password account`);
+    const endedSessions = await revokeAllSessionsOf(userId, tx);
+    await recordAuditEvent(
+      {
+        action: "staff.password_reset",
+        actor: actorOf(actor),
+        actorLabel: actorLabelOf(actor),
+        subject: { type: "staff", id: userId },
+        branchId: member.branch.id,
+        details: { username: member.username, endedSessions },
+        requestId,
+      },
+      tx,
+    );
+    return member;
+  });
+  await clearFailedSignIns(member.username);
+  return { member, temporaryPassword };
+}
+
+// ─── Branches ───────────────────────────────────────────────────────────────────────────────────
+
+export type BranchWithStaffCount = { id: string; code: string; name: string; staffCount: number; createdAt: Date };
+
+export async function listBranches(): Promise<BranchWithStaffCount[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ id: branches.id, code: branches.code, name: branches.name, createdAt: branches.createdAt, staffCount: count(staffProfiles.userId) })
+    .from(branches)
+    .leftJoin(staffProfiles, eq(staffProfiles.branchId, branches.id))
+    .groupBy(branches.id)
+    .orderBy(asc(branches.code));
+  return rows;
+}
+
+export async function createBranch(actor: Actor, input: { code: string; name: string }, requestId?: string) {
+  const db = await getDb();
+  try {
+    return await db.transaction(async (tx) => {
+      const [taken] = await tx.select({ id: branches.id }).from(branches).where(eq(branches.code, input.code));
+      if (taken) throw branchCodeTaken(input.code);
+      const [branch] = await tx.insert(branches).values({ code: input.code, name: input.name }).returning();
+      if (!branch) throw new AppError("INTERNAL", "branch insert returned nothing");
+      await recordAuditEvent(
+        {
+          action: "branch.create",
+          actor: actorOf(actor),
+          actorLabel: actorLabelOf(actor),
+          subject: { type: "branch", id: branch.id },
+          branchId: branch.id,
+          details: { after: { code: branch.code, name: branch.name } },
+          requestId,
+        },
+        tx,
+      );
+      return branch;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw branchCodeTaken(input.code);
+    throw error;
+  }
+}
+
+function branchCodeTaken(code: string): AppError {
+  return new AppError("CONFLICT", `branch code ${code} exists`, {
+    userMessage: "That branch code is taken.",
+    fieldErrors: { code: ["A branch with this code exists already."] },
+  });
+}
+
+export async function renameBranch(actor: Actor, input: { branchId: string; name: string }, requestId?: string) {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const before = await findBranch(tx, input.branchId);
+    if (before.name === input.name) return before;
+    const [branch] = await tx.update(branches).set({ name: input.name }).where(eq(branches.id, input.branchId)).returning();
+    await recordAuditEvent(
+      {
+        action: "branch.rename",
+        actor: actorOf(actor),
+        actorLabel: actorLabelOf(actor),
+        subject: { type: "branch", id: input.branchId },
+        branchId: input.branchId,
+        details: { code: before.code, before: { name: before.name }, after: { name: input.name } },
+        requestId,
+      },
+      tx,
+    );
+    return branch ?? before;
+  });
+}
+
+/** Finds or creates a branch by code (the seed). */
+export async function ensureBranch(actor: Actor, input: { code: string; name: string }) {
+  const db = await getDb();
+  const [existing] = await db.select().from(branches).where(eq(branches.code, input.code));
+  if (existing) return { branch: existing, isNew: false };
+  return { branch: await createBranch(actor, input), isNew: true };
+}
+
+export async function findStaffByUsername(username: string): Promise<StaffMember | null> {
+  const db = await getDb();
+  const [row] = await staffQuery(db).where(eq(authUsers.username, normalizeUsername(username)));
+  return row ? toStaffMember(row) : null;
+}

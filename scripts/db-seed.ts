@@ -1,0 +1,35 @@
+/**
+ * Seeds the demo branches and staff accounts of a local run, and prints the accounts.
+ *
+ *   tsx --conditions=react-server scripts/db-seed.ts [--if-empty]      (npm run db:seed)
+ *
+ * `--if-empty` seeds only a database without staff (used by `npm start` on its first run).
+ * Refused when APP_ENV=production: there, `npm run staff:create` makes the first administrator.
+ * On PGlite it owns the data directory while it runs: stop the app first.
+ */
+import { closeDb } from "@/lib/db/client";
+import { formatDemoAccountsTable, seedDemoData } from "@/lib/staff/seed";
+
+const onlyIfEmpty = process.argv.includes("--if-empty");
+
+try {
+  const report = await seedDemoData({ onlyIfEmpty });
+  if (report.skippedBecauseNotEmpty) {
+    console.log("Staff accounts exist already: nothing seeded.");
+  } else {
+    console.log(
+      `Seeded ${report.createdBranches.length} branch(es) and ${report.createdAccounts.length} demo account(s)` +
+        (report.createdAccounts.length ? `: ${report.createdAccounts.join(", ")}` : " (all present already)."),
+    );
+  }
+  if (report.accounts.length > 0) {
+    console.log("\nDemo accounts (local sandbox only — refused when APP_ENV=production):\n");
+    console.log(formatDemoAccountsTable(report.accounts));
+    console.log("");
+  }
+} catch (error) {
+  console.error(`db:seed failed.\n${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  await closeDb();
+}
