@@ -21,6 +21,8 @@ process.env.E2E_SERVER_LOG ??= path.join(process.env.E2E_DATA_DIR, "app.log");
 
 export default defineConfig({
   testDir: "./e2e",
+  // One output folder per port pair, so two runs side by side never delete each other's traces.
+  outputDir: `test-results/e2e-${appPort}`,
   fullyParallel: false,
   workers: 1,
   forbidOnly: Boolean(process.env.CI),
