@@ -57,6 +57,7 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 30_000,
       stdout: "ignore",
+      gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
     },
     {
       name: "app",
@@ -73,6 +74,8 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 120_000,
       stdout: "ignore",
+      // serve-app stops its own `next start` on SIGTERM; a bare SIGKILL would orphan it.
+      gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
     },
   ],
 });

@@ -6,9 +6,8 @@
  * The seed runs in its own process and ends before `next start` opens the database, because an
  * embedded (PGlite) data directory has exactly one owner at a time.
  */
-import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { runToCompletion, superviseTogether } from "./support/processes";
+import { runToCompletion, startServer, superviseTogether } from "./support/processes";
 
 const tsx = ["--conditions=react-server"];
 const isProduction = process.env.APP_ENV === "production";
@@ -17,7 +16,7 @@ const port = process.env.PORT ?? "3000";
 await runToCompletion("npx", ["tsx", ...tsx, "scripts/db-migrate.ts"]);
 if (!isProduction) await runToCompletion("npx", ["tsx", ...tsx, "scripts/db-seed.ts", "--if-empty"]);
 
-const nextServer = spawn("npx", ["next", "start", "--port", port, "--hostname", process.env.BIND_HOST ?? "127.0.0.1"], {
+const nextServer = startServer("npx", ["next", "start", "--port", port, "--hostname", process.env.BIND_HOST ?? "127.0.0.1"], {
   stdio: ["ignore", "pipe", "pipe"],
 });
 

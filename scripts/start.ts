@@ -3,10 +3,9 @@
  * missing or older than the sources, starts the provider sandbox (unless a real service is
  * configured), then prepares the database and serves the app.
  */
-import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { runToCompletion, superviseTogether } from "./support/processes";
+import { runToCompletion, startServer, superviseTogether } from "./support/processes";
 
 const port = process.env.PORT ?? "3000";
 const sandboxPort = process.env.SANDBOX_PORT ?? "4010";
@@ -22,10 +21,10 @@ if (isBuildStale()) {
 const children = [];
 const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: port };
 if (usesSandbox) {
-  children.push(spawn("npx", ["tsx", "sandbox/server.ts"], { stdio: "inherit", env: { ...process.env, SANDBOX_PORT: sandboxPort } }));
+  children.push(startServer("npx", ["tsx", "sandbox/server.ts"], { env: { ...process.env, SANDBOX_PORT: sandboxPort } }));
   childEnv.UPSTREAM_BASE_URL = `http://127.0.0.1:${sandboxPort}`;
 }
-children.push(spawn("npx", ["tsx", "--conditions=react-server", "scripts/serve-app.ts"], { stdio: "inherit", env: childEnv }));
+children.push(startServer("npx", ["tsx", "--conditions=react-server", "scripts/serve-app.ts"], { env: childEnv }));
 superviseTogether(children);
 
 console.log(`\nVeridesk:  http://localhost:${port}`);

@@ -13,21 +13,43 @@ export function runToCompletion(command: string, args: string[], options: SpawnO
 }
 
 /**
- * Keeps a group of long-running children together: when one ends, or this process is asked to
- * stop, every other one is stopped too, so no orphaned server keeps a port or a database lock.
+ * Starts a server in a process group of its own. `npx` puts shells and wrappers between us and
+ * the real server, and a signal to the wrapper alone leaves the server running; stopping the
+ * whole group (see `superviseTogether`) reaches every one of them.
+ */
+export function startServer(command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
+  return spawn(command, args, { stdio: "inherit", ...options, detached: true });
+}
+
+/**
+ * Keeps a group of servers together: when one ends, or this process is asked to stop, every
+ * other one is stopped too, so no orphaned server keeps a port or a database lock.
  */
 export function superviseTogether(children: ChildProcess[]): void {
   let isStopping = false;
+  const signalGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+  };
   const stopAll = (exitCode: number) => {
     if (isStopping) return;
     isStopping = true;
-    for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
-    setTimeout(() => process.exit(exitCode), 3_000).unref();
-    Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once("exit", r)) : null))).then(
+    for (const child of children) signalGroup(child, "SIGTERM");
+    // A server that ignores SIGTERM for 5 s is stopped for good.
+    setTimeout(() => {
+      for (const child of children) signalGroup(child, "SIGKILL");
+      process.exit(exitCode);
+    }, 5_000).unref();
+    Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((r) => child.once("exit", r)) : null))).then(
       () => process.exit(exitCode),
     );
   };
   for (const child of children) child.on("exit", (code) => stopAll(code ?? 1));
   process.on("SIGINT", () => stopAll(0));
   process.on("SIGTERM", () => stopAll(0));
+  process.on("SIGHUP", () => stopAll(0));
 }
