@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["**/*.test.ts", "**/*.test.tsx"],
-          exclude: ["**/*.integration.test.ts", "node_modules/**", "e2e/**", ".next/**"],
+          exclude: ["**/*.integration.test.ts", "node_modules/**", "e2e/**", ".next*/**"],
           environment: "node",
         },
       },
@@ -23,7 +23,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["**/*.integration.test.ts"],
-          exclude: ["node_modules/**", "e2e/**", ".next/**"],
+          exclude: ["node_modules/**", "e2e/**", ".next*/**"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -15,6 +15,9 @@ const port = process.env.PORT ?? "3000";
 
 await runToCompletion("npx", ["tsx", ...tsx, "scripts/db-migrate.ts"]);
 if (!isProduction) await runToCompletion("npx", ["tsx", ...tsx, "scripts/db-seed.ts", "--if-empty"]);
+// End-to-end runs also get the token fixtures that must exist before the app starts (e.g. a token
+// issued 16 minutes ago), since only the app process may open the embedded database afterwards.
+if (process.env.APP_ENV === "test") await runToCompletion("npx", ["tsx", ...tsx, "e2e/live-seed.ts"]);
 
 const nextServer = startServer("npx", ["next", "start", "--port", port, "--hostname", process.env.BIND_HOST ?? "127.0.0.1"], {
   stdio: ["ignore", "pipe", "pipe"],

@@ -2,13 +2,22 @@ import { BarChart3, Building2, ChevronRight, Fingerprint, ListChecks, ScrollText
 import type { Metadata } from "next";
 import Link from "next/link";
 import { homeActionsFor, type HomeActionIcon } from "@/components/staff/home-actions";
+import { LiveDashboard } from "@/components/token-live/live-dashboard";
+import { LiveQueryProvider } from "@/components/token-live/live-query-provider";
 import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
+import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requireStaff } from "@/lib/auth/pages";
-import { permissionLabels } from "@/lib/auth/permissions";
+import { hasPermission, permissionLabels } from "@/lib/auth/permissions";
 import { roleLabels } from "@/lib/auth/roles";
+import { getDb } from "@/lib/db/client";
+import { liveViewSettings } from "@/lib/watcher/live-settings";
+import { listTodayTokens } from "@/lib/watcher/live-token-view";
 
 export const metadata: Metadata = { title: "Home" };
+// The teller's home lists today's customers: rendered per request, never cached.
+export const dynamic = "force-dynamic";
 
 const icons: Record<HomeActionIcon, LucideIcon> = {
   fingerprint: Fingerprint,
@@ -22,7 +31,10 @@ const icons: Record<HomeActionIcon, LucideIcon> = {
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-/** Each role's home: a welcome and the work that role starts from. */
+/**
+ * Each role's home: a welcome and the work that role starts from. Staff who issue tokens (tellers)
+ * get their desk: the two ways to start, and today's tokens of the branch, live (issue 6).
+ */
 export default async function HomePage({ searchParams }: { searchParams: SearchParams }) {
   const staff = await requireStaff();
   const { refused } = await searchParams;
@@ -37,10 +49,65 @@ export default async function HomePage({ searchParams }: { searchParams: SearchP
           work, ask your administrator.
         </Alert>
       ) : null}
+      {hasPermission(staff.role, "tokens.issue") ? (
+        <TellerDesk staffName={firstName} description={`${roleLabels[staff.role]} · ${staff.branch.name} (${staff.branch.code})`} staff={staff} />
+      ) : (
+        <RoleHome title={`Welcome, ${firstName}`} description={`${roleLabels[staff.role]} · ${staff.branch.name} (${staff.branch.code})`} actions={actions} />
+      )}
+      <section className="mt-10 text-ink-muted" aria-labelledby="role-rights">
+        <h2 id="role-rights" className="text-sm font-semibold tracking-wide uppercase">
+          Your role allows
+        </h2>
+        <p className="mt-2">{staff.permissions.map((permission) => permissionLabels[permission]).join(" · ")}</p>
+      </section>
+    </>
+  );
+}
+
+type Staff = Awaited<ReturnType<typeof requireStaff>>;
+
+/** The teller's desk: start a token, and watch today's tokens of the branch (theirs first). */
+async function TellerDesk({ staffName, description, staff }: { staffName: string; description: string; staff: Staff }) {
+  const initial = await listTodayTokens(await getDb(), { userId: staff.userId, scope: branchScopeFor(staff) }, liveViewSettings());
+  return (
+    <>
       <PageHeader
-        title={`Welcome, ${firstName}`}
-        description={`${roleLabels[staff.role]} · ${staff.branch.name} (${staff.branch.code})`}
+        title={`Welcome, ${staffName}`}
+        description={description}
+        action={
+          <div className="flex flex-wrap gap-3">
+            <Button asChild variant="secondary" size="lg">
+              <Link href="/tokens/new/remote">
+                <Smartphone aria-hidden className="size-5" /> New remote token
+              </Link>
+            </Button>
+            <Button asChild size="lg">
+              <Link href="/tokens/new/fingerprint">
+                <Fingerprint aria-hidden className="size-5" /> New fingerprint token
+              </Link>
+            </Button>
+          </div>
+        }
       />
+      <LiveQueryProvider>
+        <LiveDashboard
+          initial={initial}
+          emptyAction={
+            <>
+              Start with <Link href="/tokens/new/fingerprint" className="font-semibold text-brand-700 underline">a fingerprint token</Link> for a
+              customer at the counter, or <Link href="/tokens/new/remote" className="font-semibold text-brand-700 underline">a remote token</Link>.
+            </>
+          }
+        />
+      </LiveQueryProvider>
+    </>
+  );
+}
+
+function RoleHome({ title, description, actions }: { title: string; description: string; actions: ReturnType<typeof homeActionsFor> }) {
+  return (
+    <>
+      <PageHeader title={title} description={description} />
       <ul className="grid gap-4 md:grid-cols-2" aria-label="What you can do">
         {actions.map((action, index) => {
           const Icon = icons[action.icon];
@@ -69,12 +136,6 @@ export default async function HomePage({ searchParams }: { searchParams: SearchP
           );
         })}
       </ul>
-      <section className="mt-10 text-ink-muted" aria-labelledby="role-rights">
-        <h2 id="role-rights" className="text-sm font-semibold tracking-wide uppercase">
-          Your role allows
-        </h2>
-        <p className="mt-2">{staff.permissions.map((permission) => permissionLabels[permission]).join(" · ")}</p>
-      </section>
     </>
   );
 }

@@ -207,6 +207,19 @@ export const tokenIdType = pgEnum("token_id_type", ["GHANA_CARD", "VOTER", "PASS
  */
 export const tokenIssueOutcome = pgEnum("token_issue_outcome", ["pending", "issued", "outcome_unknown", "rejected", "failed_upstream"]);
 
+/** The live state of an issued token as the watcher last derived it (lib/tokens/state.ts). */
+export const tokenLiveState = pgEnum("token_live_state", [
+  "waiting",
+  "in_progress",
+  "successful",
+  "failed",
+  "expired",
+  "invalid",
+  "outcome_unknown",
+]);
+/** The outcome in token_status's result object. */
+export const tokenResultStatus = pgEnum("token_result_status", ["SUCCESSFUL", "FAILED"]);
+
 /** The remote-token options as the teller chose them (app names; lib/validation maps them). */
 export type RemoteTokenOptions = {
   sendSms: boolean;
@@ -271,8 +284,42 @@ export const tokenRequests = pgTable(
     smsSentTo: text("sms_sent_to"),
     /** Whether the link also went by e-mail (to the encrypted address above). */
     isEmailSent: boolean("is_email_sent").notNull().default(false),
+
+    // ─── Live state (issue 6, lib/watcher): facts the watcher saw, from which lib/tokens/state.ts
+    // derives the state. Written only by the watcher, under its lease. See ADRs 0007 and 0008.
+    /** The state last derived by the watcher (for lists and filters; pages derive it afresh). */
+    liveState: tokenLiveState("live_state"),
+    /** When the watcher next asks the service; due rows are leased in order of it. */
+    nextPollAt: timestamp("next_poll_at", { withTimezone: true }).defaultNow(),
+    /** Which watcher process holds the row, and until when (a crashed holder's lease runs out). */
+    leaseOwner: text("lease_owner"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    /** Faults in a row since the last answer: the backoff. */
+    pollFailures: integer("poll_failures").notNull().default(0),
+    lastCheckedAt: timestamp("last_checked_at", { withTimezone: true }),
+    lastAnswerAt: timestamp("last_answer_at", { withTimezone: true }),
+    /** The latest check_token_status answer: pending, used or invalid. */
+    lastUpstreamState: text("last_upstream_state"),
+    lastUpstreamStateAt: timestamp("last_upstream_state_at", { withTimezone: true }),
+    usedSeenAt: timestamp("used_seen_at", { withTimezone: true }),
+    invalidSeenAt: timestamp("invalid_seen_at", { withTimezone: true }),
+    resultStatus: tokenResultStatus("result_status"),
+    transactionNumber: text("transaction_number"),
+    /** The service's failure text (FAILED only). */
+    resultError: text("result_error"),
+    resultAt: timestamp("result_at", { withTimezone: true }),
+    /** The latest fault reaching the service (an UPSTREAM_* code), and when its run began. */
+    lastFaultCode: text("last_fault_code"),
+    lastFaultAt: timestamp("last_fault_at", { withTimezone: true }),
+    faultSince: timestamp("fault_since", { withTimezone: true }),
+    /** Set when the state became final: the watcher stops, nothing is recorded after. */
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
   (table) => [
+    // The watcher's lease query: open, issued tokens by next poll time (ADR 0007).
+    index("token_requests_due_poll_idx")
+      .on(table.nextPollAt)
+      .where(sql`${table.outcome} = 'issued' and ${table.finishedAt} is null`),
     index("token_requests_id_number_index_idx").on(table.idNumberIndex, table.createdAt),
     index("token_requests_branch_created_idx").on(table.branchId, table.createdAt),
     index("token_requests_issued_by_created_idx").on(table.issuedByUserId, table.createdAt),

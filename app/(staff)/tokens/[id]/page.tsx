@@ -1,42 +1,71 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { TokenDetails } from "@/components/tokens/token-details";
-import { Button } from "@/components/ui/button";
+import { LiveQueryProvider } from "@/components/token-live/live-query-provider";
+import { LiveTokenView } from "@/components/token-live/live-token-view";
 import { PageHeader } from "@/components/ui/page-header";
+import { recordAuditEvent } from "@/lib/audit";
 import { requirePermission } from "@/lib/auth/pages";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
+import { hasPermission } from "@/lib/auth/permissions";
+import { getDb } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { getTokenRequestView } from "@/lib/tokens";
 import { tokenKindLabels } from "@/lib/tokens/display";
+import { liveViewSettings } from "@/lib/watcher/live-settings";
+import { getLiveToken, readScopedTokenRequest } from "@/lib/watcher/live-token-view";
 
 export const metadata: Metadata = { title: "Token" };
-// Customer data: rendered per request, never cached (Cache-Control: no-store).
+// Customer data, live: rendered per request, never cached (Cache-Control: no-store).
 export const dynamic = "force-dynamic";
 
+/**
+ * The live token page. The first answer is built here (no spinner, no layout shift); the client
+ * view then polls GET /api/tokens/[id] until the state is final. A supervisor opening it is
+ * recorded in the audit trail.
+ */
 export default async function TokenPage({ params }: { params: Promise<{ id: string }> }) {
   const staff = await requirePermission("tokens.view");
   const { id } = await params;
-  const view = await getTokenRequestView(branchScopeFor(staff), id).catch((error: unknown) => {
+  const scope = branchScopeFor(staff);
+  const db = await getDb();
+  const notFoundIfMissing = (error: unknown): never => {
     // Another branch's token is "not found" too: guessing ids tells nothing.
     if (isAppError(error) && error.code === "NOT_FOUND") notFound();
     throw error;
-  });
-  const canIssue = staff.permissions.includes("tokens.issue");
+  };
+
+  // An attempt the service refused (or that is still being issued) has no token to follow: it
+  // keeps the issuing view, with what happened and why.
+  const request = await getTokenRequestView(scope, id, { db }).catch(notFoundIfMissing);
+  if (request.outcome !== "issued" && request.outcome !== "outcome_unknown") {
+    return (
+      <div className="mx-auto w-full max-w-3xl">
+        <PageHeader title={`${tokenKindLabels[request.kind]} token`} description={`${request.idTypeLabel} ${request.maskedIdNumber}`} />
+        <TokenDetails view={request} />
+      </div>
+    );
+  }
+
+  const initial = await getLiveToken(db, { userId: staff.userId, scope }, id, liveViewSettings()).catch(notFoundIfMissing);
+
+  // A supervisor opening a teller's token is on record (the review pages record the same action).
+  if (hasPermission(staff.role, "tokens.export") && !initial.token.isMine) {
+    const { row } = await readScopedTokenRequest(db, scope, id);
+    await recordAuditEvent({
+      action: "token.viewed_by_supervisor",
+      actor: { userId: staff.userId, username: staff.username },
+      subject: { type: "token_request", id },
+      branchId: row.branchId,
+      details: { page: "live", state: initial.token.state },
+    });
+  }
+
   return (
-    <div className="mx-auto w-full max-w-3xl">
-      <PageHeader
-        title={`${tokenKindLabels[view.kind]} token`}
-        description={`${view.idTypeLabel} ${view.maskedIdNumber}`}
-        action={
-          canIssue ? (
-            <Button asChild variant="secondary">
-              <Link href={`/tokens/new/${view.kind}`}>New token</Link>
-            </Button>
-          ) : null
-        }
-      />
-      <TokenDetails view={view} />
+    <div className="mx-auto w-full max-w-6xl">
+      <LiveQueryProvider>
+        <LiveTokenView initial={initial} />
+      </LiveQueryProvider>
     </div>
   );
 }

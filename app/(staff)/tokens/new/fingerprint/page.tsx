@@ -2,21 +2,34 @@ import type { Metadata } from "next";
 import { randomUUID } from "node:crypto";
 import { FingerprintTokenForm } from "@/components/tokens/fingerprint-token-form";
 import { TokenKindTabs } from "@/components/tokens/token-kind-tabs";
+import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
+import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
+import { loadRestartValues } from "@/lib/watcher/restart-values";
 import { issueFingerprintTokenAction } from "./actions";
 
 export const metadata: Metadata = { title: "New fingerprint token" };
 // Each render carries a fresh idempotency key, and the page may hold customer data: never cached.
 export const dynamic = "force-dynamic";
 
-export default async function NewFingerprintTokenPage() {
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function NewFingerprintTokenPage({ searchParams }: { searchParams: SearchParams }) {
   const staff = await requirePermission("tokens.issue");
+  // "New token for this customer" (issue 6): the earlier request, decrypted here, never via the URL.
+  const { from } = await searchParams;
+  const restart = typeof from === "string" ? await loadRestartValues(branchScopeFor(staff), from, "fingerprint") : null;
   return (
     <div className="mx-auto w-full max-w-3xl">
       <PageHeader title="New token" description="The customer is verified with their Ghana Card and a fingerprint scan." />
       <TokenKindTabs current="fingerprint" />
-      <FingerprintTokenForm action={issueFingerprintTokenAction} idempotencyKey={randomUUID()} branchName={staff.branch.name} />
+      {restart ? (
+        <Alert tone="info" title="New token for the same customer" className="mb-6">
+          The details of the earlier token{restart.fromToken ? ` ${restart.fromToken}` : ""} are filled in. Check them with the customer before issuing.
+        </Alert>
+      ) : null}
+      <FingerprintTokenForm action={issueFingerprintTokenAction} idempotencyKey={randomUUID()} defaultValues={restart?.values} branchName={staff.branch.name} />
     </div>
   );
 }

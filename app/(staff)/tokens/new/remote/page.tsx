@@ -2,21 +2,34 @@ import type { Metadata } from "next";
 import { randomUUID } from "node:crypto";
 import { RemoteTokenForm } from "@/components/tokens/remote-token-form";
 import { TokenKindTabs } from "@/components/tokens/token-kind-tabs";
+import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
+import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
+import { loadRestartValues } from "@/lib/watcher/restart-values";
 import { issueRemoteTokenAction } from "./actions";
 
 export const metadata: Metadata = { title: "New remote token" };
 // Each render carries a fresh idempotency key, and the page may hold customer data: never cached.
 export const dynamic = "force-dynamic";
 
-export default async function NewRemoteTokenPage() {
-  await requirePermission("tokens.issue");
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function NewRemoteTokenPage({ searchParams }: { searchParams: SearchParams }) {
+  const staff = await requirePermission("tokens.issue");
+  // "New token for this customer" (issue 6): the earlier request, decrypted here, never via the URL.
+  const { from } = await searchParams;
+  const restart = typeof from === "string" ? await loadRestartValues(branchScopeFor(staff), from, "remote") : null;
   return (
     <div className="mx-auto w-full max-w-4xl">
       <PageHeader title="New token" description="The customer verifies on their own phone through a link sent by SMS or e-mail." />
       <TokenKindTabs current="remote" />
-      <RemoteTokenForm action={issueRemoteTokenAction} idempotencyKey={randomUUID()} />
+      {restart ? (
+        <Alert tone="info" title="New token for the same customer" className="mb-6">
+          The details of the earlier token{restart.fromToken ? ` ${restart.fromToken}` : ""} are filled in. Check them with the customer before issuing.
+        </Alert>
+      ) : null}
+      <RemoteTokenForm action={issueRemoteTokenAction} idempotencyKey={randomUUID()} defaultValues={restart?.values} />
     </div>
   );
 }

@@ -1,0 +1,81 @@
+import { Ban, CheckCircle2, CircleHelp, Loader2, TimerOff, XCircle } from "lucide-react";
+import type { LiveTokenSummary } from "@/lib/watcher/live-token-dto";
+
+/**
+ * What the state means for the teller, in one sentence, with the result when there is one: the
+ * transaction number of a success, the service's own error text of a failure.
+ */
+export function OutcomePanel({ token }: { token: Pick<LiveTokenSummary, "state" | "result" | "kind" | "outcomeUnknownReason"> }) {
+  switch (token.state) {
+    case "waiting":
+      return (
+        <p className="text-lg text-ink-muted">
+          {token.kind === "fingerprint"
+            ? "Enter or scan this token on the fingerprint device, then let the customer place their finger."
+            : "The customer has the link. Nothing to do until they open it."}
+        </p>
+      );
+    case "in_progress":
+      return (
+        <p className="flex items-center gap-2 text-lg text-ink" data-testid="outcome">
+          <Loader2 aria-hidden className="size-5 animate-spin text-brand-700 motion-reduce:animate-none" />
+          The customer has started. The result appears here as soon as the service has it.
+        </p>
+      );
+    case "successful":
+      return (
+        <div className="rounded-card border-2 border-success-600 bg-success-50 p-4" data-testid="outcome">
+          <p className="flex items-center gap-2 text-xl font-bold text-success-700">
+            <CheckCircle2 aria-hidden className="size-6" /> Identity verified
+          </p>
+          <p className="mt-2 text-ink">Transaction number</p>
+          <p className="font-mono text-2xl font-bold tracking-wide break-all text-ink" data-testid="transaction-number">
+            {token.result?.transactionNumber}
+          </p>
+        </div>
+      );
+    case "failed":
+      return (
+        <div className="rounded-card border-2 border-danger-600 bg-danger-50 p-4" data-testid="outcome">
+          <p className="flex items-center gap-2 text-xl font-bold text-danger-700">
+            <XCircle aria-hidden className="size-6" /> Verification failed
+          </p>
+          <p className="mt-2 text-ink">
+            The service says: <strong data-testid="failure-reason">{token.result?.error ?? "no reason given"}</strong>
+          </p>
+          {token.result?.transactionNumber ? (
+            <p className="mt-1 text-ink-muted">
+              Transaction number <span className="font-mono" data-testid="transaction-number">{token.result.transactionNumber}</span>
+            </p>
+          ) : null}
+        </div>
+      );
+    case "expired":
+      return (
+        <p className="flex items-center gap-2 text-lg text-ink" data-testid="outcome">
+          <TimerOff aria-hidden className="size-5 text-ink-muted" />
+          The customer did not start within 15 minutes. The token can no longer be used.
+        </p>
+      );
+    case "invalid":
+      return (
+        <p className="flex items-center gap-2 text-lg text-ink" data-testid="outcome">
+          <Ban aria-hidden className="size-5 text-danger-700" />
+          The service does not know this token. Issue a new one.
+        </p>
+      );
+    case "outcome_unknown":
+      return (
+        <div className="rounded-card border-2 border-warning-600 bg-warning-50 p-4 text-ink" data-testid="outcome">
+          <p className="flex items-center gap-2 text-lg font-bold text-warning-700">
+            <CircleHelp aria-hidden className="size-5" /> Outcome unknown
+          </p>
+          <p className="mt-1">
+            {token.outcomeUnknownReason === "result_never_arrived"
+              ? "The customer started, but the service never sent a result. Ask the customer whether they finished, and call support before trying again."
+              : "The service did not answer when this token was requested. It may or may not exist, and an SMS may have been sent. Check with the customer before issuing another."}
+          </p>
+        </div>
+      );
+  }
+}

@@ -1,0 +1,138 @@
+"use client";
+
+import { AlertTriangle, ChevronRight } from "lucide-react";
+import Link from "next/link";
+import { Alert } from "@/components/ui/alert";
+import { cn } from "@/components/ui/cn";
+import { EmptyState } from "@/components/ui/empty-state";
+import type { LiveTokenSummary } from "@/lib/watcher/live-token-dto";
+import { Countdown } from "./countdown";
+import { formatTime } from "./format";
+import { StateBadge } from "./state-badge";
+
+type TokenDashboardListProps = {
+  tokens: LiveTokenSummary[];
+  serverNow: string;
+  clockOffsetMs: number;
+  /** Shown when the list is empty: what to do next. */
+  emptyAction?: React.ReactNode;
+};
+
+/**
+ * Today's tokens of the branch, the teller's own first. Every row ticks from the same answer of
+ * one polling request; "outcome unknown" rows stand out, since issuing again may send a second SMS.
+ */
+export function TokenDashboardList({ tokens, serverNow, clockOffsetMs, emptyAction }: TokenDashboardListProps) {
+  if (tokens.length === 0) {
+    return <EmptyState title="No tokens yet today">{emptyAction ?? "Tokens you and your branch issue today appear here."}</EmptyState>;
+  }
+  const mine = tokens.filter((token) => token.isMine);
+  const others = tokens.filter((token) => !token.isMine);
+  const unknownCount = tokens.filter((token) => token.state === "outcome_unknown").length;
+  return (
+    <div className="flex flex-col gap-6">
+      {unknownCount > 0 ? (
+        <Alert tone="warning" title={unknownCount === 1 ? "1 token with an unknown outcome" : `${unknownCount} tokens with an unknown outcome`}>
+          The service did not answer when they were requested, or never sent a result. Ask the customer whether an SMS or a
+          verification reached them before issuing another token.
+        </Alert>
+      ) : null}
+      <TokenGroup title="Your tokens today" tokens={mine} serverNow={serverNow} clockOffsetMs={clockOffsetMs} emptyText="You have issued no token today." />
+      {others.length > 0 ? (
+        <TokenGroup title="Others at your branch" tokens={others} serverNow={serverNow} clockOffsetMs={clockOffsetMs} />
+      ) : null}
+    </div>
+  );
+}
+
+function TokenGroup({
+  title,
+  tokens,
+  serverNow,
+  clockOffsetMs,
+  emptyText,
+}: {
+  title: string;
+  tokens: LiveTokenSummary[];
+  serverNow: string;
+  clockOffsetMs: number;
+  emptyText?: string;
+}) {
+  const headingId = `tokens-${title.toLowerCase().replace(/\W+/g, "-")}`;
+  return (
+    <section aria-labelledby={headingId}>
+      <h2 id={headingId} className="mb-2 text-lg font-bold">
+        {title} <span className="font-normal text-ink-muted">({tokens.length})</span>
+      </h2>
+      {tokens.length === 0 ? (
+        <p className="text-ink-muted">{emptyText}</p>
+      ) : (
+        <div className="overflow-hidden rounded-card border border-line bg-surface">
+          <table className="w-full text-left">
+            <thead className="bg-surface-sunken text-sm text-ink-muted">
+              <tr>
+                <th scope="col" className="px-4 py-2 font-semibold">Issued</th>
+                <th scope="col" className="px-4 py-2 font-semibold">Token</th>
+                <th scope="col" className="px-4 py-2 font-semibold">Customer</th>
+                <th scope="col" className="px-4 py-2 font-semibold">State</th>
+                <th scope="col" className="px-4 py-2 font-semibold">Time left / result</th>
+                <th scope="col" className="px-4 py-2"><span className="sr-only">Open</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((token) => (
+                <TokenRow key={token.id} token={token} serverNow={serverNow} clockOffsetMs={clockOffsetMs} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary; serverNow: string; clockOffsetMs: number }) {
+  const isUnknown = token.state === "outcome_unknown";
+  return (
+    <tr
+      className={cn("border-t border-line align-middle", isUnknown && "bg-warning-50")}
+      data-testid="dashboard-row"
+      data-token-id={token.id}
+      data-state={token.state}
+    >
+      <td className="px-4 py-3 font-mono text-sm tabular-nums text-ink-muted">{formatTime(token.issuedAt ?? token.createdAt)}</td>
+      <td className="px-4 py-3">
+        <span className="font-mono text-lg font-bold tracking-wider">{token.token ?? "—"}</span>
+        <span className="block text-xs text-ink-muted">{token.kind === "fingerprint" ? "Fingerprint" : "Remote"}{token.isMine ? "" : ` · ${token.tellerName}`}</span>
+      </td>
+      <td className="px-4 py-3">
+        <span className="block">{token.idTypeLabel} <span className="font-mono">{token.maskedIdNumber}</span></span>
+        <span className="block text-sm text-ink-muted">Ref. {token.reference}</span>
+      </td>
+      <td className="px-4 py-3">
+        <StateBadge state={token.state} />
+        {isUnknown ? (
+          <span className="mt-1 flex items-center gap-1 text-xs font-semibold text-warning-700">
+            <AlertTriangle aria-hidden className="size-3.5" /> Check before issuing again
+          </span>
+        ) : null}
+        {token.serviceProblem ? <span className="mt-1 block text-xs text-warning-700">Service not answering</span> : null}
+      </td>
+      <td className="px-4 py-3">
+        {token.state === "waiting" && token.expiresAt ? (
+          <Countdown expiresAt={token.expiresAt} serverNow={serverNow} offsetMs={clockOffsetMs} size="sm" />
+        ) : token.result ? (
+          <span className="font-mono text-sm break-all">{token.result.status === "FAILED" ? token.result.error ?? "Failed" : token.result.transactionNumber}</span>
+        ) : (
+          <span className="text-ink-subtle">—</span>
+        )}
+      </td>
+      <td className="px-4 py-3 text-right">
+        <Link href={`/tokens/${token.id}`} className="inline-flex items-center gap-1 font-semibold text-brand-700 hover:underline">
+          Open<span className="sr-only"> token {token.token ?? ""}</span>
+          <ChevronRight aria-hidden className="size-4" />
+        </Link>
+      </td>
+    </tr>
+  );
+}

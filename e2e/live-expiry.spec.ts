@@ -1,0 +1,44 @@
+import { newCustomer } from "./support/customers";
+import { expect, test } from "./support/session";
+import { liveFixtures } from "./live-fixtures";
+import { issueFingerprintToken } from "./live-support";
+
+const expired = liveFixtures.expiredRemote;
+
+test("a token issued 16 minutes ago shows Expired and offers a new token, pre-filled from the server", async ({ page }) => {
+  await page.goto(`/tokens/${expired.id}`);
+  await expect(page.getByTestId("state-badge")).toHaveText("Expired");
+  await expect(page.getByRole("timer")).toHaveText("00:00");
+  await expect(page.getByTestId("outcome")).toContainText("did not start within 15 minutes");
+  await expect(page.getByTestId("connection-status")).toContainText("Final", { timeout: 20_000 });
+  await page.screenshot({ path: "/tmp/live-expired.png" });
+
+  await page.getByTestId("new-token-for-customer").click();
+  await page.waitForURL(`**/tokens/new/remote?from=${expired.id}`);
+  await expect(page.getByLabel("Ghana Card number")).toHaveValue(expired.ghanaCardNumber);
+  await expect(page.getByLabel("Customer's mobile number")).toHaveValue(expired.phoneNumber);
+  await expect(page.getByLabel("Reference")).toHaveValue(expired.referenceId);
+  expect(page.url()).not.toContain(expired.ghanaCardNumber.slice(4, 13));
+});
+
+test("a browser clock hours off still shows the right time left", async ({ page }) => {
+  // The counter PC's clock is 5 hours and 7 minutes behind: its own Date.now() is useless.
+  await page.clock.install({ time: new Date(Date.now() - (5 * 60 + 7) * 60_000) });
+  await issueFingerprintToken(page, newCustomer());
+  const timer = page.getByRole("timer");
+  await expect(timer).toHaveText(/^1[45]:\d\d$/);
+  // Still right after the first polls, when the offset is measured from the server's answers.
+  await page.waitForTimeout(5_000);
+  const shown = await timer.textContent();
+  const [minutes, seconds] = shown!.split(":").map(Number);
+  const remaining = minutes! * 60 + seconds!;
+  expect(remaining).toBeGreaterThan(14 * 60 + 30);
+  expect(remaining).toBeLessThanOrEqual(14 * 60 + 56);
+});
+
+test("an issuing call that never answered is shown as outcome unknown, with no countdown", async ({ page }) => {
+  await page.goto(`/tokens/${liveFixtures.unknownFingerprint.id}`);
+  await expect(page.getByTestId("state-badge")).toHaveText("Outcome unknown");
+  await expect(page.getByRole("timer")).toHaveCount(0);
+  await expect(page.getByTestId("outcome")).toContainText("may or may not exist");
+});

@@ -1,0 +1,34 @@
+import { newCustomer } from "./support/customers";
+import { expect, test } from "./support/session";
+import { actOnScanner, forbidReloads, issueFingerprintToken, LIVE_TIMEOUT, sandboxToken } from "./live-support";
+
+test("fingerprint token: QR code for the device, the scanner simulator's match shows as Successful", async ({ page, browser }) => {
+  const { token } = await issueFingerprintToken(page, newCustomer());
+  const assertNoReload = await forbidReloads(page);
+  await expect(page.getByTestId("token-qr")).toBeVisible();
+  await expect(page.getByTestId("token-qr")).toHaveAttribute("aria-label", `QR code of token ${token}`);
+  await expect(page.getByTestId("state-badge")).toHaveText("Waiting for customer");
+  await page.screenshot({ path: "/tmp/live-fingerprint-waiting.png" });
+
+  await actOnScanner(browser, token, "SUCCESSFUL");
+  await expect(page.getByTestId("state-badge")).toHaveText("Successful", { timeout: LIVE_TIMEOUT });
+  await expect(page.getByTestId("transaction-number")).toHaveText((await sandboxToken(token)).result!.transactionNumber);
+  // Nothing left to scan: the QR code goes.
+  await expect(page.getByTestId("token-qr")).toHaveCount(0);
+  await page.screenshot({ path: "/tmp/live-fingerprint-successful.png" });
+  await assertNoReload();
+
+  // The slip prints the outcome; printing it is recorded.
+  await page.getByRole("link", { name: "Print slip" }).click();
+  await page.waitForURL(/\/slip$/);
+  const slip = page.getByTestId("verification-slip");
+  await expect(slip).toContainText(token);
+  await expect(slip).toContainText((await sandboxToken(token)).result!.transactionNumber);
+  await expect(slip).toContainText("Kumasi – Adum");
+  const recorded = page.waitForRequest((request) => request.url().endsWith("/slip-printed") && request.method() === "POST");
+  await page.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
+  expect((await (await recorded).response())?.status()).toBe(204);
+  await page.screenshot({ path: "/tmp/live-slip-screen.png" });
+  await page.emulateMedia({ media: "print" });
+  await page.screenshot({ path: "/tmp/live-slip-print.png", fullPage: true });
+});

@@ -1,0 +1,108 @@
+/**
+ * Seeds the live specs' fixtures (see live-fixtures.ts) into the e2e database, after the demo seed
+ * and before `next start` opens it. Test runs only: refuses anything but APP_ENV=test. Idempotent.
+ *
+ *   tsx --conditions=react-server e2e/live-seed.ts
+ */
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { closeDb, getDb } from "@/lib/db/client";
+import { authUsers, staffProfiles, tokenEvents, tokenRequests } from "@/lib/db/schema";
+import { env } from "@/lib/env";
+import { computeIdNumberIndex, computeRequestFingerprint, encryptField, lastFourOf } from "@/lib/pii";
+import { liveFixtures } from "./live-fixtures";
+
+if (env().APP_ENV !== "test") {
+  console.error("e2e/live-seed.ts writes test fixtures and runs only with APP_ENV=test.");
+  process.exit(1);
+}
+
+try {
+  const db = await getDb();
+  const now = Date.now();
+  const ownerOf = async (username: string) => {
+    const [found] = await db
+      .select({ userId: authUsers.id, branchId: staffProfiles.branchId })
+      .from(authUsers)
+      .innerJoin(staffProfiles, eq(staffProfiles.userId, authUsers.id))
+      .where(eq(authUsers.username, username));
+    if (!found) throw new Error(`demo account ${username} is missing: run the demo seed first`);
+    return found;
+  };
+
+  const expired = liveFixtures.expiredRemote;
+  const expiredOwner = await ownerOf(expired.owner);
+  const issuedAt = new Date(now - 16 * 60_000);
+  const encrypt = (id: string, column: string, value: string) => encryptField(value, `token_requests.${column}:${id}`);
+  const insertedExpired = await db
+    .insert(tokenRequests)
+    .values({
+      id: expired.id,
+      idempotencyKey: randomUUID(),
+      requestFingerprint: computeRequestFingerprint({ fixture: expired.id }),
+      kind: "remote",
+      idType: "GHANA_CARD",
+      issuedByUserId: expiredOwner.userId,
+      branchId: expiredOwner.branchId,
+      createdAt: new Date(issuedAt.getTime() - 1_000),
+      referenceId: expired.referenceId,
+      purpose: expired.purpose,
+      phoneNumber: expired.phoneNumber,
+      options: { sendSms: true, skipInstructions: false, captureLocation: false, captureHomeAddress: false, livenessOnly: false },
+      idNumberEncrypted: encrypt(expired.id, "id_number", expired.ghanaCardNumber),
+      idNumberIndex: computeIdNumberIndex(expired.ghanaCardNumber),
+      idNumberLast4: lastFourOf(expired.ghanaCardNumber),
+      outcome: "issued",
+      settledAt: issuedAt,
+      token: `${expired.tokenPrefix}${Math.random().toString(36).slice(2, 7).toUpperCase()}`,
+      issuedAt,
+      expiresAt: new Date(issuedAt.getTime() + 15 * 60_000),
+      smsSentTo: expired.phoneNumber,
+    })
+    .onConflictDoNothing()
+    .returning({ id: tokenRequests.id });
+  if (insertedExpired.length > 0) {
+    await db.insert(tokenEvents).values([
+      { tokenRequestId: expired.id, at: new Date(issuedAt.getTime() - 1_000), type: "issue.requested", details: { fixture: true } },
+      { tokenRequestId: expired.id, at: issuedAt, type: "issue.issued", details: { fixture: true } },
+    ]);
+  }
+
+  const unknown = liveFixtures.unknownFingerprint;
+  const unknownOwner = await ownerOf(unknown.owner);
+  const attemptedAt = new Date(now - 5 * 60_000);
+  const insertedUnknown = await db
+    .insert(tokenRequests)
+    .values({
+      id: unknown.id,
+      idempotencyKey: randomUUID(),
+      requestFingerprint: computeRequestFingerprint({ fixture: unknown.id }),
+      kind: "fingerprint",
+      idType: "GHANA_CARD",
+      issuedByUserId: unknownOwner.userId,
+      branchId: unknownOwner.branchId,
+      createdAt: attemptedAt,
+      referenceId: unknown.referenceId,
+      purpose: "KYC refresh",
+      idNumberEncrypted: encrypt(unknown.id, "id_number", unknown.ghanaCardNumber),
+      idNumberIndex: computeIdNumberIndex(unknown.ghanaCardNumber),
+      idNumberLast4: lastFourOf(unknown.ghanaCardNumber),
+      outcome: "outcome_unknown",
+      errorCode: "UPSTREAM_TIMEOUT",
+      settledAt: new Date(attemptedAt.getTime() + 10_000),
+    })
+    .onConflictDoNothing()
+    .returning({ id: tokenRequests.id });
+  if (insertedUnknown.length > 0) {
+    await db.insert(tokenEvents).values([
+      { tokenRequestId: unknown.id, at: attemptedAt, type: "issue.requested", details: { fixture: true } },
+      { tokenRequestId: unknown.id, at: new Date(attemptedAt.getTime() + 10_000), type: "issue.outcome_unknown", details: { fixture: true } },
+    ]);
+  }
+  console.log(`live fixtures: ${insertedExpired.length + insertedUnknown.length} seeded`);
+} catch (error) {
+  console.error(`e2e/live-seed.ts failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  await closeDb();
+}

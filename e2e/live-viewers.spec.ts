@@ -1,0 +1,68 @@
+import type { BrowserContext } from "@playwright/test";
+import { newCustomer } from "./support/customers";
+import { expect, test } from "./support/session";
+import { issueFingerprintToken, statusCallsFor } from "./live-support";
+
+/**
+ * The number of people watching a token must not change what the service sees. Two fresh tokens
+ * are watched over the same 90 s, one by a single page and one by 20 browser contexts; the
+ * watcher's status calls for each, per minute, must agree within 5 %.
+ */
+
+const VIEWERS = 20;
+// 90 s: long enough for ~30 polls per token, short enough to stay in the fresh (3 s) phase.
+const WINDOW_MS = 90_000;
+
+/** Calls per minute from the spacing of the calls in the window (count − 1 intervals). */
+function callsPerMinute(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return ((sorted.length - 1) / (sorted.at(-1)! - sorted[0]!)) * 60_000;
+}
+
+test("20 viewers of a token cost the service no more status calls per minute than one", async ({ page, browser, storageState }) => {
+  test.setTimeout(WINDOW_MS * 3);
+  // (Both tokens are issued together, so they are polled on the same schedule throughout.)
+  const single = await issueFingerprintToken(page, newCustomer());
+
+  const issuer = await page.context().newPage();
+  const crowded = await issueFingerprintToken(issuer, newCustomer());
+  await issuer.close();
+
+  const contexts: BrowserContext[] = [];
+  let apiRequests = 0;
+  for (let index = 0; index < VIEWERS; index += 1) {
+    const context = await browser.newContext({ storageState, viewport: { width: 1280, height: 800 } });
+    context.on("request", (request) => {
+      if (request.url().includes(`/api/tokens/${crowded.id}`)) apiRequests += 1;
+    });
+    contexts.push(context);
+    const viewer = await context.newPage();
+    await viewer.goto(`/tokens/${crowded.id}`);
+    await expect(viewer.getByTestId("token-value")).toHaveText(crowded.token);
+  }
+
+  const windowStart = Date.now();
+  await page.waitForTimeout(WINDOW_MS);
+  const windowEnd = Date.now();
+  for (const context of contexts) await expect(context.pages()[0]!.getByTestId("state-badge")).toHaveText("Waiting for customer");
+  await contexts[0]!.pages()[0]!.screenshot({ path: "/tmp/live-viewer-1-of-20.png" });
+
+  const inWindow = async (token: string) =>
+    (await statusCallsFor(token)).map((call) => Date.parse(call.at)).filter((at) => at >= windowStart && at <= windowEnd);
+  const singleCalls = await inWindow(single.token);
+  const crowdedCalls = await inWindow(crowded.token);
+  const singleRate = callsPerMinute(singleCalls);
+  const crowdedRate = callsPerMinute(crowdedCalls);
+  test.info().annotations.push({
+    type: "status calls per minute",
+    description: `1 viewer: ${singleRate.toFixed(2)} (${singleCalls.length} calls); ${VIEWERS} viewers: ${crowdedRate.toFixed(2)} (${crowdedCalls.length} calls); page polls of the crowded token: ${apiRequests}`,
+  });
+  console.log(`status calls/min — 1 viewer: ${singleRate.toFixed(2)} (${singleCalls.length}), ${VIEWERS} viewers: ${crowdedRate.toFixed(2)} (${crowdedCalls.length}); ${apiRequests} page polls`);
+
+  // The pages did poll, many times over…
+  expect(apiRequests).toBeGreaterThan(VIEWERS * 10);
+  // …and the service saw the same as for one viewer.
+  expect(singleCalls.length).toBeGreaterThan(10);
+  expect(Math.abs(crowdedRate - singleRate) / singleRate).toBeLessThanOrEqual(0.05);
+  for (const context of contexts) await context.close();
+});

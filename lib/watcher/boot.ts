@@ -1,0 +1,48 @@
+import "server-only";
+import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { logger } from "@/lib/logger";
+import { getUpstreamClient } from "@/lib/upstream";
+import { createDrizzleWatcherStore } from "./drizzle-store";
+import { watcherSettingsFrom } from "./settings";
+import { createWatcher, type Watcher } from "./watcher";
+
+// On globalThis: dev hot reload re-evaluates modules, and a second loop must never start.
+const globalForWatcher = globalThis as typeof globalThis & { verideskTokenWatcher?: Promise<Watcher | null> };
+
+/**
+ * Starts this process's token watcher (instrumentation.ts calls it once at server start). Off
+ * with WATCHER_ENABLED=false. Stops on SIGTERM/SIGINT, handing its leases back so that another
+ * instance, or this one restarted, takes the tokens over at once.
+ */
+export function startTokenWatcher(): Promise<Watcher | null> {
+  globalForWatcher.verideskTokenWatcher ??= boot().catch((error: unknown) => {
+    logger.error({ err: error }, "token watcher could not start; open tokens are not followed until a restart");
+    globalForWatcher.verideskTokenWatcher = undefined;
+    return null;
+  });
+  return globalForWatcher.verideskTokenWatcher;
+}
+
+async function boot(): Promise<Watcher | null> {
+  const settings = env();
+  const log = logger.child({ module: "watcher" });
+  if (!settings.WATCHER_ENABLED) {
+    log.info("token watcher disabled (WATCHER_ENABLED=false): another instance must run it");
+    return null;
+  }
+  const db = await getDb();
+  const store = createDrizzleWatcherStore(db);
+  // An embedded database has exactly one owner process (lib/db/pglite-lock.ts): any lease in it
+  // was left by a previous run of this app, killed mid-poll, and nobody else can hold one.
+  if (!settings.DATABASE_URL) await store.clearAllLeases();
+
+  const watcher = createWatcher({ store, source: getUpstreamClient(), settings: watcherSettingsFrom(settings), logger: log });
+  watcher.start();
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      void watcher.stop();
+    });
+  }
+  return watcher;
+}

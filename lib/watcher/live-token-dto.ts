@@ -1,0 +1,72 @@
+import type { OutcomeUnknownReason, TokenStateName } from "@/lib/tokens/state";
+
+/**
+ * What the browser receives about a token: built on the server from the database alone (never from
+ * the service), masked, with no secret and no full ID number. Dates are ISO strings. `serverNow` is
+ * the server's clock when the answer was built, so the browser can run the countdown on the
+ * server's time whatever its own clock says.
+ *
+ * Types only, no runtime code: both the poll route and the client components import them.
+ */
+
+export type TokenKind = "fingerprint" | "remote";
+export type LiveIdType = "GHANA_CARD" | "VOTER" | "PASSPORT" | "DRIVER_LICENCE";
+
+export type LiveTokenEvent = {
+  at: string;
+  /** Sentence for the timeline, e.g. "Verification in progress". */
+  label: string;
+  /** A second line: the transaction number, the service's error text, a fault's meaning. */
+  detail?: string;
+  tone: "neutral" | "info" | "success" | "danger" | "warning";
+};
+
+export type LiveTokenSummary = {
+  id: string;
+  /** Null when the issuing call never answered (outcome unknown). */
+  token: string | null;
+  kind: TokenKind;
+  idType: LiveIdType;
+  idTypeLabel: string;
+  maskedIdNumber: string;
+  reference: string;
+  state: TokenStateName;
+  stateLabel: string;
+  isFinal: boolean;
+  outcomeUnknownReason: OutcomeUnknownReason | null;
+  /** The service is not answering (the state shown is the last one known). */
+  serviceProblem: { code: string; message: string; since: string } | null;
+  createdAt: string;
+  issuedAt: string | null;
+  expiresAt: string | null;
+  finishedAt: string | null;
+  tellerName: string;
+  isMine: boolean;
+  result: { status: "SUCCESSFUL" | "FAILED"; transactionNumber: string; error: string | null } | null;
+};
+
+export type LiveTokenDetail = LiveTokenSummary & {
+  purpose: string | null;
+  branchName: string;
+  lastCheckedAt: string | null;
+  delivery: {
+    maskedPhone: string | null;
+    maskedEmail: string | null;
+    smsSent: boolean;
+    options: { label: string; isOn: boolean }[];
+  } | null;
+  events: LiveTokenEvent[];
+  /** Where "New token for this customer" leads (expired, failed or invalid tokens only). */
+  newTokenHref: string | null;
+  /** Where the printable slip is (finished tokens only). */
+  slipHref: string | null;
+};
+
+export type LiveTokenResponse = { serverNow: string; token: LiveTokenDetail };
+
+export type TodayTokensResponse = {
+  serverNow: string;
+  /** The branch's tokens of the day, the signed-in teller's first, newest first within each. */
+  tokens: LiveTokenSummary[];
+  branchName: string | null;
+};

@@ -1,0 +1,95 @@
+import type { FollowPolicy, IssuedTokenFacts, TokenStateName } from "@/lib/tokens/state";
+import type { PollSchedulePolicy } from "@/lib/tokens/poll-schedule";
+
+/**
+ * The watcher's view of the world, as interfaces: where open tokens are kept (the database, or a
+ * map in tests) and who answers about them (the service client, or a fake). The loop in
+ * watcher.ts depends on nothing else, so it is tested without a database or a network.
+ */
+
+/** A token the watcher follows, as leased from the store. */
+export type WatchedToken = {
+  /** The row's id (the token request's uuid). */
+  id: string;
+  /** The service's token value. */
+  token: string;
+  branchId: string | null;
+  facts: IssuedTokenFacts;
+  /** The state last written by a watcher; a change from it is an event. */
+  storedState: TokenStateName;
+  /** Faults in a row since the last answer; drives the backoff. */
+  consecutiveFaults: number;
+};
+
+/** Something worth keeping in the token's history and the audit trail. */
+export type TokenEventDraft = {
+  type: "state_changed" | "service_unreachable" | "service_recovered";
+  at: Date;
+  /** No personal data: states, codes, the transaction number, the service's error text. */
+  details: Record<string, string | null>;
+};
+
+export type PollOutcome = {
+  facts: IssuedTokenFacts;
+  /** The state stored before this poll, and the one derived after it. */
+  stateBefore: TokenStateName;
+  state: TokenStateName;
+  isFinal: boolean;
+  nextPollAt: Date | null;
+  consecutiveFaults: number;
+  events: TokenEventDraft[];
+  /** Upstream calls made, for the log line. */
+  calls: number;
+};
+
+export interface WatcherStore {
+  /**
+   * Leases up to `limit` tokens whose next poll is due and that no live lease holds, for
+   * `leaseMs`. Several processes may call this at once; each token goes to one of them.
+   */
+  leaseDue(input: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<WatchedToken[]>;
+  /**
+   * Writes the poll's outcome and its events and ends the lease, only if `owner` still holds it
+   * (a poller whose lease ran out must not overwrite newer facts). Returns whether it was written.
+   */
+  saveOutcome(input: { watched: WatchedToken; owner: string; outcome: PollOutcome; now: Date }): Promise<boolean>;
+  /** Ends every lease `owner` holds, so its tokens are due again at once (clean stop). */
+  releaseLeases(owner: string): Promise<void>;
+  /**
+   * When the next open token falls due (null: none open), so the loop can sleep until then
+   * rather than a whole tick: polls then keep to their schedule instead of the tick's grid.
+   */
+  nextDueAt?(): Promise<Date | null>;
+}
+
+/** The two read endpoints of the service, as lib/upstream's client offers them. */
+export type TokenStatusSource = {
+  checkTokenState(token: string): Promise<{ state: "pending" | "used" | "invalid" }>;
+  getTokenResult(
+    token: string,
+  ): Promise<
+    | { kind: "result"; status: "SUCCESSFUL" | "FAILED"; transactionNumber: string; error?: string }
+    | { kind: "no-result" }
+    | { kind: "invalid" }
+  >;
+};
+
+export type WatcherSettings = {
+  /** How often the loop looks for due tokens when there were none. */
+  tickMs: number;
+  /** How many tokens one tick leases at most. */
+  batchSize: number;
+  /** How many tokens are polled at once. */
+  concurrency: number;
+  /** Longer than the slowest poll: two calls, each with its retries and timeouts. */
+  leaseMs: number;
+  follow: FollowPolicy;
+  schedule: PollSchedulePolicy;
+};
+
+export type WatcherLogger = {
+  debug(object: object, message: string): void;
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+};

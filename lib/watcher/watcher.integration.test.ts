@@ -1,0 +1,272 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { eq, inArray } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
+import { auditEvents, authUsers, branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
+import { createUpstreamClient } from "@/lib/upstream";
+import type { UpstreamClient } from "@/lib/upstream";
+import { createDrizzleWatcherStore } from "./drizzle-store";
+import { watcherSettingsFrom } from "./settings";
+import { createWatcher } from "./watcher";
+
+/**
+ * The watcher against real processes: the sandbox as its own process (port 4512) and a real
+ * database (PGlite, and PostgreSQL when TEST_DATABASE_URL is set). Proves that open tokens reach
+ * their outcome with nobody watching, that a process killed mid-poll loses nothing (a second
+ * process on the same database takes over), and that two watchers never poll a token twice.
+ */
+
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+const sandboxPort = 4512;
+const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+const apiKey = "watcher-test-key";
+const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
+const settings = watcherSettingsFrom({
+  WATCHER_TICK_MS: 1000,
+  WATCHER_FRESH_POLL_MS: 3000,
+  WATCHER_WAITING_POLL_MS: 6000,
+  WATCHER_MAX_BACKOFF_SECONDS: 300,
+  WATCHER_FOLLOW_USED_MINUTES: 120,
+  UPSTREAM_TIMEOUT_MS: 3000,
+});
+
+let sandbox: ChildProcess | undefined;
+let upstream: UpstreamClient;
+
+beforeAll(async () => {
+  sandbox = spawn(process.execPath, ["--import", "tsx", "sandbox/server.ts"], {
+    cwd: repoRoot,
+    env: { ...process.env, SANDBOX_PORT: String(sandboxPort), SANDBOX_API_KEY: apiKey },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  await waitForSandbox();
+  upstream = createUpstreamClient({ baseUrl: sandboxUrl, apiKey, timeoutMs: 3000, logger: silentLogger });
+});
+
+afterAll(async () => {
+  if (!sandbox || sandbox.exitCode !== null) return;
+  const exited = new Promise((resolve) => sandbox?.once("exit", resolve));
+  sandbox.kill("SIGTERM");
+  await exited;
+});
+
+async function waitForSandbox(): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (sandbox?.exitCode !== null) throw new Error("the sandbox exited at start");
+    try {
+      if ((await fetch(`${sandboxUrl}/sandbox/api/clock`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error("the sandbox did not start");
+}
+
+async function sandboxPost(pathname: string, body?: unknown): Promise<void> {
+  const response = await fetch(`${sandboxUrl}${pathname}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`POST ${pathname}: ${response.status} ${await response.text()}`);
+}
+
+async function statusCallsFor(tokens: string[]): Promise<{ path: string; token?: string }[]> {
+  const { calls } = (await (await fetch(`${sandboxUrl}/sandbox/api/calls`)).json()) as { calls: { path: string; token?: string }[] };
+  return calls.filter((call) => call.token !== undefined && tokens.includes(call.token) && call.path.includes("token_status"));
+}
+
+async function sandboxResultOf(token: string): Promise<{ transactionNumber: string; error?: string } | undefined> {
+  const record = (await (await fetch(`${sandboxUrl}/sandbox/api/tokens/${token}`)).json()) as {
+    result?: { transactionNumber: string; error?: string };
+  };
+  return record.result;
+}
+
+/**
+ * A keep-alive socket the sandbox closed while the database migrated can fail the next POST before
+ * it is sent; the client rightly never repeats a POST, so the test does, once.
+ */
+async function issueFingerprintToken(referenceId: string): Promise<{ token: string }> {
+  const request = { idNumber: "GHA-123456789-0", referenceId };
+  return upstream.initiateFingerprintToken(request).catch(() => upstream.initiateFingerprintToken(request));
+}
+
+/** A branch, a teller, and `count` fingerprint tokens issued by the sandbox and recorded as issued. */
+async function seedIssuedTokens(db: OpenedDatabase["db"], count: number, issuedAt: Date): Promise<{ id: string; token: string }[]> {
+  const suffix = randomUUID().slice(0, 8);
+  const [branch] = await db.insert(branches).values({ code: `W${suffix}`, name: `Watcher test ${suffix}` }).returning();
+  const userId = randomUUID();
+  await db.insert(authUsers).values({ id: userId, name: "Test Teller", email: `${userId}@staff.invalid`, username: `t${suffix}` });
+  const seeded: { id: string; token: string }[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const { token } = await issueFingerprintToken(`REF${index}`);
+    const id = randomUUID();
+    await db.insert(tokenRequests).values({
+      id,
+      idempotencyKey: randomUUID(),
+      requestFingerprint: `fp-${id}`,
+      kind: "fingerprint",
+      idType: "GHANA_CARD",
+      issuedByUserId: userId,
+      branchId: branch!.id,
+      referenceId: `REF${index}`,
+      idNumberEncrypted: "not-read-by-the-watcher",
+      idNumberIndex: `index-${id}`,
+      idNumberLast4: "7890",
+      outcome: "issued",
+      settledAt: issuedAt,
+      token,
+      issuedAt,
+      expiresAt: new Date(issuedAt.getTime() + 15 * 60_000),
+      nextPollAt: issuedAt,
+    });
+    seeded.push({ id, token });
+  }
+  return seeded;
+}
+
+function watcherAt(db: OpenedDatabase["db"], clock: { now: Date }) {
+  return createWatcher({
+    store: createDrizzleWatcherStore(db),
+    source: upstream,
+    settings,
+    logger: silentLogger,
+    now: () => new Date(clock.now),
+  });
+}
+
+describe("the watcher on PGlite with the sandbox", () => {
+  const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-watcher-"));
+  const dataDir = path.join(tempDir, "pglite");
+  afterAll(() => fs.rmSync(tempDir, { recursive: true, force: true }));
+
+  it("follows open tokens to their outcome with nobody watching, and a restarted process takes over", async () => {
+    let opened = await openDatabase({ pgliteDataDir: dataDir, label: "watcher test, first process" });
+    const clock = { now: new Date() };
+    const [succeeds, inProgress, fails, waits] = await seedIssuedTokens(opened.db, 4, clock.now);
+    const tokens = [succeeds!, inProgress!, fails!, waits!];
+
+    // First process: one tick, everything waiting.
+    const first = watcherAt(opened.db, clock);
+    expect(await first.runOnce()).toBe(4);
+    const afterFirst = await opened.db.select().from(tokenRequests).where(inArray(tokenRequests.id, tokens.map((t) => t.id)));
+    expect(afterFirst.map((row) => row.liveState)).toEqual(["waiting", "waiting", "waiting", "waiting"]);
+
+    // Meanwhile the customers act.
+    await sandboxPost(`/sandbox/api/tokens/${succeeds!.token}/result`, { status: "SUCCESSFUL" });
+    await sandboxPost(`/sandbox/api/tokens/${inProgress!.token}/use`);
+    await sandboxPost(`/sandbox/api/tokens/${fails!.token}/result`, { status: "FAILED", error: "Face did not match" });
+
+    // The first process leases the due tokens and is killed before it saves anything.
+    clock.now = new Date(clock.now.getTime() + 5_000);
+    const leased = await createDrizzleWatcherStore(opened.db).leaseDue({ owner: "killed-process", now: clock.now, leaseMs: 60_000, limit: 10 });
+    expect(leased).toHaveLength(4);
+    await opened.close();
+
+    // Second process on the same database: it clears the dead leases at start (as boot does) and carries on.
+    opened = await openDatabase({ pgliteDataDir: dataDir, label: "watcher test, second process" });
+    const store = createDrizzleWatcherStore(opened.db);
+    await store.clearAllLeases();
+    const second = watcherAt(opened.db, clock);
+    expect(await second.runOnce()).toBe(4);
+    // The loop sleeps until the next open token is due: a few seconds from now.
+    const nextDue = await store.nextDueAt();
+    expect(nextDue!.getTime() - clock.now.getTime()).toBeGreaterThan(1_000);
+    expect(nextDue!.getTime() - clock.now.getTime()).toBeLessThan(10_000);
+
+    const rowOf = async (id: string) => (await opened.db.select().from(tokenRequests).where(eq(tokenRequests.id, id)))[0]!;
+    expect((await rowOf(succeeds!.id)).liveState).toBe("successful");
+    expect((await rowOf(succeeds!.id)).transactionNumber).toBe((await sandboxResultOf(succeeds!.token))!.transactionNumber);
+    expect((await rowOf(succeeds!.id)).finishedAt).not.toBeNull();
+    expect((await rowOf(succeeds!.id)).nextPollAt).toBeNull();
+    expect(await rowOf(fails!.id)).toMatchObject({ liveState: "failed", resultStatus: "FAILED", resultError: "Face did not match" });
+    expect(await rowOf(inProgress!.id)).toMatchObject({ liveState: "in_progress", finishedAt: null });
+    expect(await rowOf(waits!.id)).toMatchObject({ liveState: "waiting", finishedAt: null, leaseOwner: null });
+
+    // The result of the used token arrives later; only open tokens are asked about.
+    await sandboxPost(`/sandbox/api/tokens/${inProgress!.token}/result`, { status: "SUCCESSFUL" });
+    clock.now = new Date(clock.now.getTime() + 5_000);
+    expect(await second.runOnce()).toBe(2);
+    expect((await rowOf(inProgress!.id)).liveState).toBe("successful");
+
+    const events = await opened.db.select().from(tokenEvents).where(eq(tokenEvents.tokenRequestId, inProgress!.id));
+    // Issued means waiting: the first change worth recording is the customer starting.
+    expect(events.map((event) => [event.type, event.details.to])).toEqual([
+      ["watch.state_changed", "in_progress"],
+      ["watch.state_changed", "successful"],
+    ]);
+    const audit = await opened.db.select().from(auditEvents).where(eq(auditEvents.subjectId, inProgress!.id));
+    expect(audit.map((event) => event.action)).toEqual(["token.state_changed", "token.finished"]);
+    await second.stop();
+    await opened.close();
+  });
+});
+
+/** Two watchers ticking at the same moment on one database: every due token is polled once. */
+async function expectEachTokenPolledOnce(open: () => Promise<OpenedDatabase[]>): Promise<void> {
+  const [firstDb, secondDb] = await open();
+  try {
+    const clock = { now: new Date() };
+    const seeded = await seedIssuedTokens(firstDb!.db, 12, clock.now);
+    clock.now = new Date(clock.now.getTime() + 1_000);
+    const first = watcherAt(firstDb!.db, clock);
+    const second = watcherAt(secondDb!.db, clock);
+    const [a, b] = await Promise.all([first.runOnce(), second.runOnce()]);
+    expect(a + b).toBe(12);
+    const calls = await statusCallsFor(seeded.map((token) => token.token));
+    expect(calls).toHaveLength(12);
+    expect(new Set(calls.map((call) => call.token)).size).toBe(12);
+  } finally {
+    await firstDb!.close();
+    if (secondDb !== firstDb) await secondDb!.close();
+  }
+}
+
+describe("two watchers on one database", () => {
+  it("PGlite (one process): each due token is polled once", async () => {
+    const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-watcher-pair-"));
+    try {
+      await expectEachTokenPolledOnce(async () => {
+        const opened = await openDatabase({ pgliteDataDir: path.join(tempDir, "pglite"), label: "watcher pair test" });
+        return [opened, opened];
+      });
+    } finally {
+      fs.rmSync(tempDir, { recursive: true, force: true });
+    }
+  });
+
+  const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+  it.runIf(testDatabaseUrl)("PostgreSQL (two connection pools, as two instances): each due token is polled once", async () => {
+    const name = `veridesk_watcher_${process.pid}_${Date.now()}`;
+    const runUrl = new URL(testDatabaseUrl!);
+    runUrl.pathname = `/${name}`;
+    const admin = async (text: string) => {
+      const client = new pg.Client({ connectionString: testDatabaseUrl });
+      await client.connect();
+      try {
+        await client.query(text);
+      } finally {
+        await client.end();
+      }
+    };
+    await admin(`CREATE DATABASE "${name}"`);
+    try {
+      await expectEachTokenPolledOnce(async () => {
+        const first = await openDatabase({ databaseUrl: runUrl.toString(), pgliteDataDir: "unused", label: "watcher pair A" });
+        const second = await openDatabase({ databaseUrl: runUrl.toString(), pgliteDataDir: "unused", label: "watcher pair B" });
+        return [first, second];
+      });
+    } finally {
+      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    }
+  });
+});
