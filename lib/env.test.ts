@@ -28,6 +28,8 @@ describe("parseEnv", () => {
     expect(attempt).toThrow(/UPSTREAM_API_KEY/);
     expect(attempt).toThrow(/DATABASE_URL/);
     expect(attempt).toThrow(/APP_URL/);
+    expect(attempt).toThrow(/PII_ENCRYPTION_KEY/);
+    expect(attempt).toThrow(/PII_INDEX_KEY/);
   });
 
   it("accepts production with its own secrets", () => {
@@ -38,6 +40,8 @@ describe("parseEnv", () => {
       UPSTREAM_API_KEY: "cHVibGljOnNlY3JldA==",
       UPSTREAM_BASE_URL: "https://verify.example.com",
       APP_URL: "https://desk.example.com",
+      PII_ENCRYPTION_KEY: "a".repeat(64),
+      PII_INDEX_KEY: "b".repeat(64),
     });
     expect(settings.AUTH_SECRET).not.toBe(LOCAL_AUTH_SECRET);
   });

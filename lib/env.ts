@@ -69,6 +69,8 @@ export const envSchema = z
     if (settings.AUTH_SECRET === LOCAL_AUTH_SECRET) refuse("AUTH_SECRET", "must be set to a secret of your own in production");
     if (settings.UPSTREAM_API_KEY === SANDBOX_API_KEY) refuse("UPSTREAM_API_KEY", "must be the bank's key in production, not the sandbox key");
     if (!settings.APP_URL) refuse("APP_URL", "is required in production (the public https origin)");
+    if (!settings.PII_ENCRYPTION_KEY) refuse("PII_ENCRYPTION_KEY", "is required in production (32 random bytes, base64 or hex)");
+    if (!settings.PII_INDEX_KEY) refuse("PII_INDEX_KEY", "is required in production (32 random bytes, base64 or hex)");
   });
 
 export type Env = z.infer<typeof envSchema>;
