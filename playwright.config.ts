@@ -19,10 +19,18 @@ process.env.APP_URL = `http://127.0.0.1:${appPort}`;
 process.env.SANDBOX_URL = upstreamBaseUrl;
 process.env.E2E_SERVER_LOG ??= path.join(process.env.E2E_DATA_DIR, "app.log");
 
+/**
+ * Two suites, each against its own fresh app: the review specs need 30 days of demo tokens
+ * (`E2E_SEED_DEMO=1`), which would crowd the teller dashboards the other specs look at.
+ */
+const isReviewSuite = process.env.E2E_SEED_DEMO === "1";
+
 export default defineConfig({
   testDir: "./e2e",
+  testMatch: isReviewSuite ? "review-*.spec.ts" : "*.spec.ts",
+  testIgnore: isReviewSuite ? [] : ["**/review-*.spec.ts"],
   // One output folder per port pair, so two runs side by side never delete each other's traces.
-  outputDir: `test-results/e2e-${appPort}`,
+  outputDir: `test-results/e2e-${appPort}${isReviewSuite ? "-review" : ""}`,
   fullyParallel: false,
   workers: 1,
   forbidOnly: Boolean(process.env.CI),

@@ -1,16 +1,20 @@
 /**
  * Seeds the demo branches and staff accounts of a local run, and prints the accounts.
  *
- *   tsx --conditions=react-server scripts/db-seed.ts [--if-empty]      (npm run db:seed)
+ *   tsx --conditions=react-server scripts/db-seed.ts [--if-empty] [--demo]      (npm run db:seed)
  *
  * `--if-empty` seeds only a database without staff (used by `npm start` on its first run).
+ * `--demo` also writes demo tokens for the review screens: five branches, their tellers and 30
+ * days of tokens in every state (lib/review/demo-seed.ts); once only, whatever `--if-empty` says.
  * Refused when APP_ENV=production: there, `npm run staff:create` makes the first administrator.
  * On PGlite it owns the data directory while it runs: stop the app first.
  */
 import { closeDb } from "@/lib/db/client";
+import { seedReviewDemoData } from "@/lib/review/demo-seed";
 import { formatDemoAccountsTable, seedDemoData } from "@/lib/staff/seed";
 
 const onlyIfEmpty = process.argv.includes("--if-empty");
+const withDemoTokens = process.argv.includes("--demo");
 
 try {
   const report = await seedDemoData({ onlyIfEmpty });
@@ -20,6 +24,14 @@ try {
     console.log(
       `Seeded ${report.createdBranches.length} branch(es) and ${report.createdAccounts.length} demo account(s)` +
         (report.createdAccounts.length ? `: ${report.createdAccounts.join(", ")}` : " (all present already)."),
+    );
+  }
+  if (withDemoTokens) {
+    const demo = await seedReviewDemoData();
+    console.log(
+      demo.skipped
+        ? "Demo tokens exist already: nothing added."
+        : `Added ${demo.tokens} demo tokens (${demo.events} history events) over ${demo.branches} branches and ${demo.tellers} tellers in ${(demo.durationMs / 1000).toFixed(1)} s.`,
     );
   }
   if (report.accounts.length > 0) {

@@ -14,7 +14,9 @@ const isProduction = process.env.APP_ENV === "production";
 const port = process.env.PORT ?? "3000";
 
 await runToCompletion("npx", ["tsx", ...tsx, "scripts/db-migrate.ts"]);
-if (!isProduction) await runToCompletion("npx", ["tsx", ...tsx, "scripts/db-seed.ts", "--if-empty"]);
+// `E2E_SEED_DEMO=1` (the review end-to-end run) adds 30 days of demo tokens to the seed.
+const seedArgs = ["tsx", ...tsx, "scripts/db-seed.ts", "--if-empty", ...(process.env.E2E_SEED_DEMO === "1" ? ["--demo"] : [])];
+if (!isProduction) await runToCompletion("npx", seedArgs);
 // End-to-end runs also get the token fixtures that must exist before the app starts (e.g. a token
 // issued 16 minutes ago), since only the app process may open the embedded database afterwards.
 if (process.env.APP_ENV === "test") await runToCompletion("npx", ["tsx", ...tsx, "e2e/live-seed.ts"]);

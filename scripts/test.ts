@@ -18,6 +18,7 @@ const steps: Array<[label: string, command: string, args: string[]]> = [
   ["integration tests", "npx", ["vitest", "run", "--project", "integration"]],
   ["build", "npx", ["next", "build"]],
   ["end-to-end tests", "npx", ["playwright", "test"]],
+  ["end-to-end tests (supervisor review, on demo data)", "env", ["E2E_SEED_DEMO=1", "npx", "playwright", "test"]],
 ];
 
 const timings: string[] = [];

@@ -15,6 +15,14 @@ export const auditActionLabels = {
   "staff.password_reset": "Password reset",
   "branch.create": "Branch created",
   "branch.rename": "Branch renamed",
+  // Supervisor review (issue 7, lib/review/audit-actions.ts).
+  "token.viewed_by_supervisor": "Token opened by a supervisor",
+  "token.id_revealed": "ID number revealed",
+  "review.id_number_searched": "Searched by ID number",
+  "review.exported": "Token list exported",
+  "review.exported_full_ids": "Token list exported with full ID numbers",
+  "audit.exported": "Audit trail exported",
+  "review.reconciliation_printed": "Reconciliation sheet printed",
 } as const;
 
 export type KnownAuditAction = keyof typeof auditActionLabels;

@@ -324,6 +324,12 @@ export const tokenRequests = pgTable(
     index("token_requests_branch_created_idx").on(table.branchId, table.createdAt),
     index("token_requests_issued_by_created_idx").on(table.issuedByUserId, table.createdAt),
     index("token_requests_outcome_created_idx").on(table.outcome, table.createdAt),
+    // Supervisor review (issue 7, ADR 0010): state filter and sort, newest first; reference
+    // "starts with" and sort in byte order (collation "C"), whatever the database's collation.
+    // The covering (created_at, id) INCLUDE (…) index of the list, export and figures is in the
+    // hand-written migration review-covering-index (Drizzle cannot declare INCLUDE).
+    index("token_requests_live_state_created_idx").on(table.liveState, table.createdAt),
+    index("token_requests_reference_idx").using("btree", sql`(reference_id collate "C")`, table.createdAt),
   ],
 );
 

@@ -95,21 +95,26 @@ describe("keys", () => {
   });
 
   it("refuses production without keys", () => {
-    const production = parseEnv({
+    const productionSource = {
       APP_ENV: "production",
       DATABASE_URL: "postgres://veridesk@db.internal/veridesk",
       AUTH_SECRET: "x".repeat(40),
       UPSTREAM_API_KEY: "cHVibGljOnNlY3JldA==",
       APP_URL: "https://desk.example.com",
-    });
-    expect(() => resolvePiiKeys(production)).toThrow(/PII_ENCRYPTION_KEY and PII_INDEX_KEY are required/);
-    const withKeys = resolvePiiKeys({
-      ...production,
+    };
+    // Boot refuses first (lib/env.ts); resolvePiiKeys refuses again for settings built any other way.
+    expect(() => parseEnv(productionSource)).toThrow(/PII_ENCRYPTION_KEY/);
+    const withKeys = parseEnv({
+      ...productionSource,
       PII_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
       PII_INDEX_KEY: randomBytes(32).toString("hex"),
     });
-    expect(withKeys.encryptionKey).toHaveLength(32);
-    expect(withKeys.indexKey).toHaveLength(32);
+    expect(() => resolvePiiKeys({ ...withKeys, PII_ENCRYPTION_KEY: undefined, PII_INDEX_KEY: undefined })).toThrow(
+      /PII_ENCRYPTION_KEY and PII_INDEX_KEY are required/,
+    );
+    const keys = resolvePiiKeys(withKeys);
+    expect(keys.encryptionKey).toHaveLength(32);
+    expect(keys.indexKey).toHaveLength(32);
   });
 
   it("refuses the same key for both uses, and only one of the two", () => {

@@ -1,4 +1,4 @@
-import { ChevronLeft, ChevronRight } from "lucide-react";
+import { ChevronLeft, ChevronRight, Download } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AuditDetails } from "@/components/staff/audit-details";
@@ -6,13 +6,16 @@ import { formatDateTime } from "@/components/staff/format";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Select } from "@/components/ui/input";
+import { Input, Select } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
-import { listAuditActions, listAuditEvents } from "@/lib/audit";
+import { listAuditActions } from "@/lib/audit";
 import { auditActionLabel } from "@/lib/audit/actions";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
+import { getDb } from "@/lib/db/client";
+import { parseAuditFilter } from "@/lib/review/audit-filter";
+import { listAuditTrailPage } from "@/lib/review/audit-trail";
 import { listStaff } from "@/lib/staff/service";
 
 export const metadata: Metadata = { title: "Audit trail" };
@@ -23,25 +26,32 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 const single = (value: string | string[] | undefined) => (typeof value === "string" && value !== "" ? value : undefined);
 
-/** Read-only, newest first. A branch supervisor sees their branch's events only. */
+/**
+ * Read-only, newest first, filtered by staff member, event and days, and exportable as CSV (the
+ * export is audited too). A branch supervisor sees their branch's events only.
+ */
 export default async function AuditPage({ searchParams }: { searchParams: SearchParams }) {
   const staff = await requirePermission("audit.read");
   const scope = branchScopeFor(staff);
   const params = await searchParams;
-  const staffUserId = single(params.staff);
-  const action = single(params.action);
+  const filter = parseAuditFilter(params);
+  const { staffUserId, action, from, to } = filter;
   const page = Math.max(1, Number.parseInt(single(params.page) ?? "1", 10) || 1);
 
   const [{ events, total, pageCount }, actions, allStaff] = await Promise.all([
-    listAuditEvents({ scope, staffUserId, action, page, pageSize: PAGE_SIZE }),
+    listAuditTrailPage(await getDb(), scope, filter, page, PAGE_SIZE),
     listAuditActions(scope),
     listStaff(),
   ]);
   const staffOptions = scope.kind === "all" ? allStaff : allStaff.filter((member) => member.branch.id === scope.branchId);
+  const filterQuery = new URLSearchParams();
+  if (staffUserId) filterQuery.set("staff", staffUserId);
+  if (action) filterQuery.set("action", action);
+  if (from) filterQuery.set("from", from);
+  if (to) filterQuery.set("to", to);
+  const isFiltered = filterQuery.size > 0;
   const pageHref = (target: number) => {
-    const query = new URLSearchParams();
-    if (staffUserId) query.set("staff", staffUserId);
-    if (action) query.set("action", action);
+    const query = new URLSearchParams(filterQuery);
     if (target > 1) query.set("page", String(target));
     const text = query.toString();
     return text ? `/admin/audit?${text}` : "/admin/audit";
@@ -52,6 +62,14 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
       <PageHeader
         title="Audit trail"
         description={scope.kind === "all" ? "Everything recorded, all branches, newest first." : `Events of ${staff.branch.name}, newest first.`}
+        action={
+          <Button asChild variant="secondary">
+            <Link href={`/api/review/audit-export${isFiltered ? `?${filterQuery}` : ""}`} prefetch={false} download>
+              <Download aria-hidden className="size-5" />
+              Export CSV
+            </Link>
+          </Button>
+        }
       />
       <form method="get" className="mb-6 flex flex-wrap items-end gap-4 rounded-card border border-line bg-surface p-4" aria-label="Filter the audit trail">
         <label className="flex min-w-64 flex-col gap-1.5">
@@ -76,10 +94,18 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
             ))}
           </Select>
         </label>
+        <label className="flex flex-col gap-1.5">
+          <span className="font-semibold">From</span>
+          <Input type="date" name="from" defaultValue={from ?? ""} className="w-44" />
+        </label>
+        <label className="flex flex-col gap-1.5">
+          <span className="font-semibold">To</span>
+          <Input type="date" name="to" defaultValue={to ?? ""} className="w-44" />
+        </label>
         <Button type="submit" variant="secondary">
           Show
         </Button>
-        {staffUserId || action ? (
+        {isFiltered ? (
           <Link href="/admin/audit" className="pb-2.5 text-brand-700 underline-offset-4 hover:underline">
             Clear filters
           </Link>
@@ -88,7 +114,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
 
       {events.length === 0 ? (
         <EmptyState title="No events match">
-          {staffUserId || action ? "Try another staff member or event, or clear the filters." : "Events appear here as staff sign in and make changes."}
+          {isFiltered ? "Try another staff member, event or days, or clear the filters." : "Events appear here as staff sign in and make changes."}
         </EmptyState>
       ) : (
         <>
@@ -117,7 +143,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
                     <TableCell>
                       <AuditDetails details={event.details} />
                     </TableCell>
-                    <TableCell className="font-mono text-sm">{event.branch?.code ?? "—"}</TableCell>
+                    <TableCell className="font-mono text-sm">{event.branchCode ?? "—"}</TableCell>
                   </TableRow>
                 ))}
               </TableBody>

@@ -1,0 +1,69 @@
+import type { Metadata } from "next";
+import { FigureSummary } from "@/components/review/figure-summary";
+import { FiguresChart } from "@/components/review/figures-chart";
+import { FiguresTable } from "@/components/review/figures-table";
+import { FiguresRangeForm } from "@/components/review/range-form";
+import { ReviewTabs } from "@/components/review/review-tabs";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { branchScopeFor } from "@/lib/auth/branch-scope";
+import { requirePermission } from "@/lib/auth/pages";
+import { getDb } from "@/lib/db/client";
+import { REVIEW_PERMISSION } from "@/lib/review/access";
+import { computeFigures } from "@/lib/review/figures";
+import { parseFiguresQuery } from "@/lib/review/filters";
+import { formatLongDay, formatRate } from "@/lib/review/format";
+import { listBranchOptions } from "@/lib/review/options";
+import { bankDayOf } from "@/lib/review/time";
+
+export const metadata: Metadata = { title: "Figures" };
+export const dynamic = "force-dynamic";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+const groupLabels = { branch: "Branch", teller: "Teller", day: "Day" } as const;
+
+/** Issued, outcomes, success rate and time to result per branch, teller or day, for a range. */
+export default async function FiguresPage({ searchParams }: { searchParams: SearchParams }) {
+  const staff = await requirePermission(REVIEW_PERMISSION);
+  const scope = branchScopeFor(staff);
+  const query = parseFiguresQuery(await searchParams, bankDayOf(new Date()));
+  const db = await getDb();
+  const [report, branches] = await Promise.all([computeFigures(db, scope, query), scope.kind === "all" ? listBranchOptions(db) : Promise.resolve(undefined)]);
+  const where = scope.kind === "all" ? (query.branch ? branches?.find((branch) => branch.id === query.branch)?.label ?? "one branch" : "all branches") : staff.branch.name;
+  const range = query.from === query.to ? formatLongDay(query.from) : `${formatLongDay(query.from)} to ${formatLongDay(query.to)}`;
+  const best = [...report.groups].filter((group) => group.successRate !== null).sort((a, b) => (b.successRate ?? 0) - (a.successRate ?? 0))[0];
+
+  return (
+    <>
+      <PageHeader title="Figures" description={`${where} · ${range}`} />
+      <ReviewTabs current="/review/figures" />
+      <FiguresRangeForm from={query.from} to={query.to} groupBy={query.groupBy} branch={query.branch} branches={branches} />
+      {report.total.requests === 0 ? (
+        <EmptyState title="No tokens in this range">Choose a wider range, or another branch. Figures count tokens by the day they were created.</EmptyState>
+      ) : (
+        <>
+          <FigureSummary total={report.total} />
+          <section aria-labelledby="chart-heading" className="mb-6">
+            <h2 id="chart-heading" className="mb-2 text-lg font-bold">
+              Outcomes per {groupLabels[query.groupBy].toLowerCase()}
+            </h2>
+            <FiguresChart
+              groups={report.groups}
+              grouping={query.groupBy}
+              describedBy="figures-table"
+              summary={`Outcomes per ${groupLabels[query.groupBy].toLowerCase()}: ${report.groups.length} bars. Overall success rate ${formatRate(report.total.successRate)}${best ? `; highest ${best.label} at ${formatRate(best.successRate)}` : ""}. The table below has every number.`}
+            />
+          </section>
+          <FiguresTable
+            id="figures-table"
+            caption={`Figures per ${groupLabels[query.groupBy].toLowerCase()}, ${range}. Success rate counts tokens that finished; times run from issue to result.`}
+            groupLabel={groupLabels[query.groupBy]}
+            groups={report.groups}
+            total={report.total}
+          />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+import { ArrowLeft, Radio } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ReviewStateBadge } from "@/components/review/review-state-badge";
+import { RevealIdNumber } from "@/components/review/reveal-id-number";
+import { TokenAccessLog, TokenHistory } from "@/components/review/token-history";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
+import { branchScopeFor } from "@/lib/auth/branch-scope";
+import { requirePermission } from "@/lib/auth/pages";
+import { hasPermission } from "@/lib/auth/permissions";
+import { getDb } from "@/lib/db/client";
+import { isAppError } from "@/lib/errors";
+import { REVIEW_PERMISSION } from "@/lib/review/access";
+import { reviewKindLabels } from "@/lib/review/filters";
+import { formatBankDateTime, formatDuration } from "@/lib/review/format";
+import { openReviewTokenDetail } from "@/lib/review/token-detail";
+import { revealIdNumberAction } from "./actions";
+
+export const metadata: Metadata = { title: "Token history" };
+export const dynamic = "force-dynamic";
+
+/** A token as a supervisor reviews it: the facts, the full history, and who has looked at it. */
+export default async function ReviewTokenPage({ params }: { params: Promise<{ id: string }> }) {
+  const staff = await requirePermission(REVIEW_PERMISSION);
+  const { id } = await params;
+  const detail = await openReviewTokenDetail(await getDb(), { staff, scope: branchScopeFor(staff) }, id).catch((error: unknown) => {
+    // Another branch's token is "not found" too: guessing ids tells nothing.
+    if (isAppError(error) && error.code === "NOT_FOUND") notFound();
+    throw error;
+  });
+  const { token } = detail;
+  const facts: [string, React.ReactNode][] = [
+    ["State", <ReviewStateBadge key="state" state={token.state} />],
+    ["Created", formatBankDateTime(token.createdAt)],
+    ["Issued", formatBankDateTime(token.issuedAt) || "—"],
+    ["Expires", formatBankDateTime(token.expiresAt) || "—"],
+    ["Finished", formatBankDateTime(token.finishedAt) || "—"],
+    ["Time to result", formatDuration(token.secondsToResult)],
+    ["Transaction number", token.transactionNumber ?? "—"],
+    ["Teller", token.tellerName],
+    ["Branch", token.branchName],
+    ["Reference", <span key="reference" className="break-all">{token.reference}</span>],
+    ["Purpose", token.purpose ?? "—"],
+    ...(token.kind === "remote"
+      ? ([
+          ["Link sent to", token.smsSentTo ? `${token.smsSentTo}${token.isEmailSent ? " and by e-mail" : ""}` : token.isEmailSent ? "E-mail only" : "Not sent by the service"],
+          ["Options", token.optionsOn.length ? token.optionsOn.join(", ") : "None"],
+        ] as [string, React.ReactNode][])
+      : []),
+    ...(token.errorCode ? ([["Error code", <code key="code">{token.errorCode}</code>]] as [string, React.ReactNode][]) : []),
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title={token.token ? `Token ${token.token}` : "Attempt without a token"}
+        description={`${reviewKindLabels[token.kind]} · ${token.idTypeLabel} · ${token.branchName}`}
+        action={
+          <div className="flex gap-2">
+            <Button asChild variant="ghost">
+              <Link href="/review">
+                <ArrowLeft aria-hidden className="size-5" /> Back to the list
+              </Link>
+            </Button>
+            {token.token ? (
+              <Button asChild variant="secondary">
+                <Link href={`/tokens/${token.id}`}>
+                  <Radio aria-hidden className="size-5" /> Live page
+                </Link>
+              </Button>
+            ) : null}
+          </div>
+        }
+      />
+      <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
+        <div className="flex flex-col gap-6">
+          <Card aria-labelledby="customer-heading">
+            <h2 id="customer-heading" className="mb-2 text-lg font-bold">
+              Customer {token.idTypeLabel}
+            </h2>
+            {hasPermission(staff.role, "ids.reveal") ? (
+              <RevealIdNumber tokenRequestId={token.id} maskedIdNumber={token.maskedIdNumber} reveal={revealIdNumberAction} />
+            ) : (
+              <p className="font-mono text-xl">{token.maskedIdNumber}</p>
+            )}
+          </Card>
+          <Card aria-labelledby="facts-heading">
+            <h2 id="facts-heading" className="mb-3 text-lg font-bold">
+              What happened
+            </h2>
+            <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2">
+              {facts.map(([term, value]) => (
+                <div key={term} className="contents">
+                  <dt className="text-ink-muted">{term}</dt>
+                  <dd className="font-medium">{value}</dd>
+                </div>
+              ))}
+            </dl>
+          </Card>
+        </div>
+        <div className="flex flex-col gap-6">
+          <Card aria-labelledby="history-heading">
+            <h2 id="history-heading" className="mb-3 text-lg font-bold">
+              History
+            </h2>
+            <TokenHistory events={detail.events} />
+          </Card>
+          <Card aria-labelledby="access-heading">
+            <h2 id="access-heading" className="mb-1 text-lg font-bold">
+              Opened in review
+            </h2>
+            <p className="mb-2 text-sm text-ink-muted">Every opening and every reveal of the ID number is recorded.</p>
+            <TokenAccessLog access={detail.access} />
+          </Card>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+"use client";
+
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { FigureGroup } from "@/lib/review/figures";
+import { formatShortDay } from "@/lib/review/format";
+
+/**
+ * Outcomes per branch, teller or day as stacked bars. The colours are the state colours of the
+ * badges, always with the word beside them in the legend; the same numbers are in the table that
+ * follows (`describedBy`), which is what screen readers read — the chart itself is one image.
+ */
+const series = [
+  { key: "successful", label: "Successful", color: "#1d7a3a" },
+  { key: "failed", label: "Failed", color: "#b42323" },
+  { key: "expired", label: "Expired", color: "#8a949e" },
+  { key: "invalid", label: "Invalid", color: "#5c1212" },
+  { key: "outcomeUnknown", label: "Outcome unknown", color: "#a15c00" },
+  { key: "open", label: "Still open", color: "#1f5fbf" },
+] as const;
+
+export function FiguresChart({ groups, grouping, describedBy, summary }: { groups: FigureGroup[]; grouping: "branch" | "teller" | "day"; describedBy: string; summary: string }) {
+  const data = groups.map((group) => ({
+    ...group,
+    name: grouping === "day" ? formatShortDay(group.key) : grouping === "teller" ? `${group.label}${group.sublabel ? ` · ${group.sublabel.split(" – ")[0]}` : ""}` : group.label.split(" – ")[0],
+  }));
+  const isHorizontal = grouping !== "day";
+  const height = isHorizontal ? Math.max(220, 44 + data.length * 30) : 300;
+  return (
+    <figure role="img" aria-label={summary} aria-describedby={describedBy} className="rounded-card border border-line bg-surface p-4">
+      <div style={{ height }} aria-hidden>
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={data} layout={isHorizontal ? "vertical" : "horizontal"} margin={{ top: 8, right: 16, bottom: 8, left: 8 }} barCategoryGap="20%">
+            <CartesianGrid strokeDasharray="3 3" stroke="#d4dadf" horizontal={!isHorizontal} vertical={isHorizontal} />
+            {isHorizontal ? (
+              <>
+                <XAxis type="number" allowDecimals={false} tick={{ fill: "#4a5561", fontSize: 13 }} />
+                <YAxis type="category" dataKey="name" width={grouping === "teller" ? 190 : 120} tick={{ fill: "#17202a", fontSize: 13 }} />
+              </>
+            ) : (
+              <>
+                <XAxis dataKey="name" tick={{ fill: "#4a5561", fontSize: 12 }} interval="preserveStartEnd" minTickGap={12} />
+                <YAxis allowDecimals={false} tick={{ fill: "#4a5561", fontSize: 13 }} width={44} />
+              </>
+            )}
+            <Tooltip cursor={{ fill: "#eceff0" }} />
+            <Legend wrapperStyle={{ fontSize: 14 }} itemSorter={(item) => series.findIndex((entry) => entry.label === item.value)} />
+            {series.map((item) => (
+              <Bar key={item.key} dataKey={item.key} name={item.label} stackId="outcomes" fill={item.color} isAnimationActive={false} />
+            ))}
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+    </figure>
+  );
+}

@@ -1,0 +1,2 @@
+CREATE INDEX "token_requests_live_state_created_idx" ON "token_requests" USING btree ("live_state","created_at");--> statement-breakpoint
+CREATE INDEX "token_requests_reference_idx" ON "token_requests" USING btree ((reference_id collate "C"),"created_at");

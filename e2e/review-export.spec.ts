@@ -1,0 +1,62 @@
+import { expect, test } from "@playwright/test";
+import { requestWith, signInByApi } from "./fixtures/auth";
+import { maskedExportHeader } from "@/lib/review/csv-columns";
+import { demoFormulaReference, demoKnownCustomer } from "@/lib/review/demo-data";
+import { parseCsv } from "@/lib/review/testing/parse-csv";
+import { demoAccount } from "@/lib/staff/demo-accounts";
+
+/** The CSV export: BOM, the expected header, masked ID numbers, formulas neutralised. */
+
+test("the masked export opens with the expected header, masked IDs and a neutralised formula", async () => {
+  const state = await signInByApi("supervisor.hq", demoAccount("supervisor.hq").password);
+  const api = await requestWith(state);
+  const response = await api.get("/api/review/export");
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toBe("text/csv; charset=utf-8");
+  expect(response.headers()["content-disposition"]).toMatch(/^attachment; filename="veridesk-tokens-\d{4}-\d{2}-\d{2}\.csv"$/);
+  expect(response.headers()["cache-control"]).toBe("no-store");
+
+  const body = await response.body();
+  expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const text = body.toString("utf8");
+  const [header, ...rows] = parseCsv(text);
+  expect(header).toEqual(maskedExportHeader);
+  expect(rows.length).toBeGreaterThan(1_000);
+
+  const idColumn = header!.indexOf("ID number (masked)");
+  const referenceColumn = header!.indexOf("Reference");
+  // One expect over all rows: thousands of single expects take minutes.
+  expect(rows.filter((row) => !row[idColumn]!.includes("•"))).toEqual([]);
+  expect(text).not.toContain(demoKnownCustomer.idNumber);
+  expect(text).not.toContain(demoKnownCustomer.idNumber.replace(/-/g, ""));
+
+  const formulaRows = rows.filter((row) => row[referenceColumn]!.includes("HYPERLINK"));
+  expect(formulaRows).toHaveLength(1);
+  expect(formulaRows[0]![referenceColumn]).toBe(`'${demoFormulaReference}`);
+  // No cell anywhere starts with a character a spreadsheet would run.
+  expect(rows.flat().filter((cell) => /^[=+@\t\r]/.test(cell))).toEqual([]);
+});
+
+test("the export follows the list's filters", async () => {
+  const state = await signInByApi("supervisor.hq", demoAccount("supervisor.hq").password);
+  const api = await requestWith(state);
+  const [header, ...rows] = parseCsv(await (await api.get("/api/review/export?state=failed&kind=remote")).text());
+  const stateColumn = header!.indexOf("State");
+  const kindColumn = header!.indexOf("Kind");
+  expect(rows.length).toBeGreaterThan(0);
+  expect(rows.filter((row) => row[stateColumn] !== "Failed" || row[kindColumn] !== "Remote")).toEqual([]);
+});
+
+test("only head office may export full ID numbers, with a reason, and the export is audited", async () => {
+  const branch = await requestWith(await signInByApi("supervisor.kumasi", demoAccount("supervisor.kumasi").password));
+  const refused = await branch.post("/api/review/export-full", { form: { filters: "", reason: "Compliance request 2026/114" } });
+  expect(refused.status()).toBe(403);
+
+  const hq = await requestWith(await signInByApi("supervisor.hq", demoAccount("supervisor.hq").password));
+  expect((await hq.post("/api/review/export-full", { form: { filters: "", reason: "short" } })).status()).toBe(422);
+  const response = await hq.post("/api/review/export-full", { form: { filters: "", reason: "Compliance request 2026/114" } });
+  expect(response.status()).toBe(200);
+  const [header, ...rows] = parseCsv(await response.text());
+  expect(header).toContain("ID number (full)");
+  expect(rows.map((row) => row[header!.indexOf("ID number (full)")])).toContain(demoKnownCustomer.idNumber);
+});

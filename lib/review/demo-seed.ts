@@ -1,0 +1,17 @@
+import "server-only";
+import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { getPiiKeys } from "@/lib/pii";
+import { DEMO_SEED, planDemoData } from "./demo-data";
+import { writeDemoData, type DemoWriteReport } from "./demo-data-writer";
+
+/**
+ * `npm run db:seed -- --demo`: five branches, their tellers and 30 days of tokens in every state,
+ * with history, so the review screens mean something on first start. Local and test runs only.
+ * Run after the staff seed (its demo tellers get tokens of their own). Idempotent.
+ */
+export async function seedReviewDemoData(options: { totalTokens?: number; now?: Date } = {}): Promise<DemoWriteReport> {
+  if (env().APP_ENV === "production") throw new Error("Refusing to write demo tokens: APP_ENV=production.");
+  const plan = planDemoData({ seed: DEMO_SEED, now: options.now ?? new Date(), totalTokens: options.totalTokens ?? 3_000 });
+  return writeDemoData(await getDb(), plan, { keys: getPiiKeys(), withEvents: true });
+}

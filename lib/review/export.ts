@@ -1,0 +1,54 @@
+import "server-only";
+import { scopedBranchFilter, type BranchScope } from "@/lib/auth/branch-scope";
+import type { Staff } from "@/lib/auth/types";
+import { recordAuditEvent } from "@/lib/audit";
+import type { Database } from "@/lib/db/client";
+import { decryptField, type PiiKeys } from "@/lib/pii";
+import { reviewAuditActions } from "./audit-actions";
+import { csvResponse, csvWebStream } from "./csv";
+import { fullIdExportColumns, maskedExportColumns, type FullIdExportRow } from "./csv-columns";
+import { toSearchParams, type ReviewFilters } from "./filters";
+import { bankDayOf } from "./time";
+import { iterateReviewTokens } from "./token-list";
+
+/**
+ * The token exports (ADR 0011): the filtered list as CSV, streamed from keyset pages of the
+ * database straight into the response, so 200 000 rows cost the server one page of memory.
+ * Each export is audited (who, which filters, masked or full) before the first byte leaves.
+ */
+
+type ExportContext = { staff: Staff; scope: BranchScope; requestId: string };
+
+/** The filters as applied: a branch-bound member's branch filter is their own branch, whatever they asked. */
+function describeFilters(scope: BranchScope, filters: ReviewFilters): string {
+  return toSearchParams({ ...filters, branch: scopedBranchFilter(scope, filters.branch) }).toString() || "(none)";
+}
+
+export async function exportMaskedTokens(db: Database, context: ExportContext, filters: ReviewFilters): Promise<Response> {
+  await recordAuditEvent({
+    action: reviewAuditActions.exported,
+    actor: { userId: context.staff.userId, username: context.staff.username },
+    branchId: context.staff.branch.id,
+    details: { filters: describeFilters(context.scope, filters), idNumbers: "masked" },
+    requestId: context.requestId,
+  }, db);
+  const rows = iterateReviewTokens(db, context.scope, filters);
+  return csvResponse(csvWebStream(maskedExportColumns, rows), `veridesk-tokens-${bankDayOf(new Date())}.csv`);
+}
+
+export async function exportFullIdTokens(db: Database, keys: PiiKeys, context: ExportContext, filters: ReviewFilters, reason: string): Promise<Response> {
+  await recordAuditEvent({
+    action: reviewAuditActions.exportedFullIds,
+    actor: { userId: context.staff.userId, username: context.staff.username },
+    branchId: context.staff.branch.id,
+    details: { filters: describeFilters(context.scope, filters), idNumbers: "full", reason },
+    requestId: context.requestId,
+  }, db);
+  async function* withFullNumbers(): AsyncGenerator<FullIdExportRow> {
+    for await (const row of iterateReviewTokens(db, context.scope, filters, { withCiphertext: true })) {
+      const { idNumberEncrypted, ...rest } = row;
+      yield { ...rest, fullIdNumber: decryptField(idNumberEncrypted!, `token_requests.id_number:${row.id}`, keys) };
+    }
+  }
+  return csvResponse(csvWebStream(fullIdExportColumns, withFullNumbers()), `veridesk-tokens-FULL-IDS-${bankDayOf(new Date())}.csv`);
+}

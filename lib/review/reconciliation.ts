@@ -1,0 +1,79 @@
+import "server-only";
+import { and, asc, eq, gte, lt } from "drizzle-orm";
+import { assertInBranchScope, type BranchScope } from "@/lib/auth/branch-scope";
+import type { Database } from "@/lib/db/client";
+import { authUsers, branches } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import { FigureAccumulator, partialFigureColumns, type FigureCounts, type PartialFigureRow } from "./figures";
+import type { ReconciliationQuery } from "./filters";
+import { bankDayRange } from "./time";
+import { stateCondition, tokenRequests } from "./token-columns";
+import { listReviewTokensWhere, type ReviewTokenRow } from "./token-list";
+
+/**
+ * End-of-day reconciliation of one branch (ADR 0010): per teller, tokens issued against tokens
+ * finished, still open and of unknown outcome, and the list of what needs following up — tokens
+ * with no known outcome, tokens still open, and tokens the service called invalid. The branch
+ * supervisor prints it and signs it off.
+ */
+
+export type ReconciliationTeller = FigureCounts & { tellerId: string; tellerName: string; finished: number };
+
+export type ReconciliationSheet = {
+  day: string;
+  branch: { id: string; code: string; name: string };
+  generatedAt: string;
+  tellers: ReconciliationTeller[];
+  total: FigureCounts & { finished: number };
+  followUp: ReviewTokenRow[];
+  /** The follow-up list is cut at this many rows; the sheet says so. */
+  followUpLimit: number;
+};
+
+export const followUpStates = ["outcome_unknown", "waiting", "in_progress", "invalid"] as const;
+const followUpLimit = 200;
+
+export async function buildReconciliation(db: Database, scope: BranchScope, query: ReconciliationQuery & { branch: string }): Promise<ReconciliationSheet> {
+  assertInBranchScope(scope, query.branch, "branch");
+  const [branch] = await db.select({ id: branches.id, code: branches.code, name: branches.name }).from(branches).where(eq(branches.id, query.branch));
+  if (!branch) throw new AppError("NOT_FOUND", `branch ${query.branch} not found`);
+  const { start, end } = bankDayRange(query.day, query.day);
+  const dayCondition = and(eq(tokenRequests.branchId, branch.id), gte(tokenRequests.createdAt, start), lt(tokenRequests.createdAt, end));
+
+  const rows = (await db
+    .select({ tellerId: tokenRequests.issuedByUserId, tellerName: authUsers.name, ...partialFigureColumns() })
+    .from(tokenRequests)
+    .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
+    .where(dayCondition)
+    .groupBy(tokenRequests.issuedByUserId, authUsers.name, tokenRequests.liveState, tokenRequests.outcome)) as (PartialFigureRow & { tellerId: string; tellerName: string })[];
+
+  const withFinished = (counts: FigureCounts) => ({ ...counts, finished: counts.successful + counts.failed + counts.expired + counts.invalid });
+  const total = new FigureAccumulator();
+  const byTeller = new Map<string, { tellerName: string; accumulator: FigureAccumulator }>();
+  for (const row of rows) {
+    total.add(row);
+    let teller = byTeller.get(row.tellerId);
+    if (!teller) byTeller.set(row.tellerId, (teller = { tellerName: row.tellerName, accumulator: new FigureAccumulator() }));
+    teller.accumulator.add(row);
+  }
+  const tellers = [...byTeller.entries()]
+    .map(([tellerId, teller]) => ({ tellerId, tellerName: teller.tellerName, ...withFinished(teller.accumulator.result()) }))
+    .sort((a, b) => a.tellerName.localeCompare(b.tellerName));
+
+  const followUp = await listReviewTokensWhere(
+    db,
+    and(dayCondition, stateCondition(followUpStates)),
+    [asc(tokenRequests.createdAt)],
+    followUpLimit,
+  );
+
+  return {
+    day: query.day,
+    branch,
+    generatedAt: new Date().toISOString(),
+    tellers,
+    total: withFinished(total.result()),
+    followUp,
+    followUpLimit,
+  };
+}

@@ -1,0 +1,264 @@
+import "server-only";
+import { and, asc, desc, eq, gte, like, lt, sql, type SQL } from "drizzle-orm";
+import { branchScopeCondition, scopedBranchFilter, type BranchScope } from "@/lib/auth/branch-scope";
+import type { Database } from "@/lib/db/client";
+import { authUsers, branches } from "@/lib/db/schema";
+import { maskIdNumber } from "@/lib/pii/mask";
+import { reviewIdTypeLabels, type ReviewFilters, type ReviewListQuery, type ReviewSortKey, type ReviewState } from "./filters";
+import { bankDayRange } from "./time";
+import { reviewStateSql, secondsToResultSql, stateCondition, tokenRequests } from "./token-columns";
+
+/**
+ * The supervisor's token list: filtered, sorted and paged in the database (never in the browser),
+ * always inside the staff member's branch scope. Rows leave as DTOs with the ID number masked.
+ */
+
+export type ReviewTokenRow = {
+  id: string;
+  token: string | null;
+  kind: "fingerprint" | "remote";
+  idType: keyof typeof reviewIdTypeLabels;
+  idTypeLabel: string;
+  maskedIdNumber: string;
+  reference: string;
+  state: ReviewState;
+  branchId: string;
+  branchCode: string;
+  branchName: string;
+  tellerId: string;
+  tellerName: string;
+  createdAt: string;
+  issuedAt: string | null;
+  finishedAt: string | null;
+  /** Issue to result, for tokens with a result. */
+  secondsToResult: number | null;
+  transactionNumber: string | null;
+  errorCode: string | null;
+};
+
+export type ReviewTokenPage = {
+  rows: ReviewTokenRow[];
+  /** Matching rows, counted up to `countLimit`; `isCountCapped` when there are more. */
+  total: number;
+  isCountCapped: boolean;
+  pageCount: number;
+};
+
+/**
+ * Counting every match of a wide filter over hundreds of thousands of rows costs more than the
+ * page itself; past this many the page says "more than 10 000" (ADR 0010).
+ */
+export const countLimit = 10_000;
+
+/** The WHERE of a filtered, scoped token query. The branch filter is narrowed to the scope. */
+export function reviewConditions(scope: BranchScope, filters: ReviewFilters): SQL | undefined {
+  const branchId = scopedBranchFilter(scope, filters.branch);
+  const range = filters.from || filters.to ? bankDayRange(filters.from ?? "2000-01-01", filters.to ?? "2999-12-31") : null;
+  return and(
+    branchScopeCondition(scope, tokenRequests.branchId),
+    branchId ? eq(tokenRequests.branchId, branchId) : undefined,
+    filters.teller ? eq(tokenRequests.issuedByUserId, filters.teller) : undefined,
+    filters.kind ? eq(tokenRequests.kind, filters.kind) : undefined,
+    filters.idType ? eq(tokenRequests.idType, filters.idType) : undefined,
+    filters.state?.length ? stateCondition(filters.state) : undefined,
+    range && filters.from ? gte(tokenRequests.createdAt, range.start) : undefined,
+    range && filters.to ? lt(tokenRequests.createdAt, range.end) : undefined,
+    filters.reference ? like(referenceC, `${escapeLike(filters.reference)}%`) : undefined,
+    filters.token ? eq(tokenRequests.token, filters.token.toUpperCase()) : undefined,
+  );
+}
+
+/**
+ * The reference in byte order: the index on it (collation "C") serves both "starts with" and the
+ * sort, whatever the database's own collation is.
+ */
+const referenceC = sql<string>`(${tokenRequests.referenceId} collate "C")`;
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+const rowColumns = {
+  id: tokenRequests.id,
+  token: tokenRequests.token,
+  kind: tokenRequests.kind,
+  idType: tokenRequests.idType,
+  idNumberLast4: tokenRequests.idNumberLast4,
+  reference: tokenRequests.referenceId,
+  state: reviewStateSql,
+  branchId: tokenRequests.branchId,
+  branchCode: branches.code,
+  branchName: branches.name,
+  tellerId: tokenRequests.issuedByUserId,
+  tellerName: authUsers.name,
+  createdAt: tokenRequests.createdAt,
+  issuedAt: tokenRequests.issuedAt,
+  finishedAt: tokenRequests.finishedAt,
+  resultAt: tokenRequests.resultAt,
+  transactionNumber: tokenRequests.transactionNumber,
+  errorCode: tokenRequests.errorCode,
+};
+
+type RawRow = {
+  id: string;
+  token: string | null;
+  kind: "fingerprint" | "remote";
+  idType: keyof typeof reviewIdTypeLabels;
+  idNumberLast4: string;
+  reference: string;
+  state: ReviewState;
+  branchId: string;
+  branchCode: string;
+  branchName: string;
+  tellerId: string;
+  tellerName: string;
+  createdAt: Date | string;
+  issuedAt: Date | string | null;
+  finishedAt: Date | string | null;
+  resultAt: Date | string | null;
+  transactionNumber: string | null;
+  errorCode: string | null;
+};
+
+// Raw SQL selections come back as strings on one driver and Dates on the other: one conversion.
+function toDate(value: Date | string | null): Date | null {
+  if (value === null) return null;
+  return value instanceof Date ? value : new Date(value);
+}
+
+function toRow(raw: RawRow): ReviewTokenRow {
+  const createdAt = toDate(raw.createdAt)!;
+  const issuedAt = toDate(raw.issuedAt);
+  const finishedAt = toDate(raw.finishedAt);
+  const resultAt = toDate(raw.resultAt);
+  return {
+    id: raw.id,
+    token: raw.token,
+    kind: raw.kind,
+    idType: raw.idType,
+    idTypeLabel: reviewIdTypeLabels[raw.idType],
+    maskedIdNumber: maskIdNumber(raw.idType, raw.idNumberLast4),
+    reference: raw.reference,
+    state: raw.state,
+    branchId: raw.branchId,
+    branchCode: raw.branchCode,
+    branchName: raw.branchName,
+    tellerId: raw.tellerId,
+    tellerName: raw.tellerName,
+    createdAt: createdAt.toISOString(),
+    issuedAt: issuedAt?.toISOString() ?? null,
+    finishedAt: finishedAt?.toISOString() ?? null,
+    secondsToResult: issuedAt && resultAt ? Math.round((resultAt.getTime() - issuedAt.getTime()) / 1000) : null,
+    transactionNumber: raw.transactionNumber,
+    errorCode: raw.errorCode,
+  };
+}
+
+function orderFor(sort: ReviewSortKey, dir: "asc" | "desc"): SQL[] {
+  const direction = dir === "asc" ? asc : desc;
+  // Every order ends in (created_at, id) so pages never overlap or skip rows with equal keys.
+  const tail = [direction(tokenRequests.createdAt), direction(tokenRequests.id)];
+  switch (sort) {
+    case "createdAt":
+      return tail;
+    case "state":
+      // The raw column (null = no token, last when ascending) so (live_state, created_at) serves it.
+      return [direction(tokenRequests.liveState), ...tail];
+    case "reference":
+      return [sql`${referenceC} ${sql.raw(dir)}`, ...tail];
+    case "duration":
+      return [sql`${secondsToResultSql} ${sql.raw(dir)} nulls last`, ...tail];
+  }
+}
+
+function baseSelect(db: Database) {
+  return db
+    .select(rowColumns)
+    .from(tokenRequests)
+    .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
+    .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId));
+}
+
+export async function listReviewTokens(db: Database, scope: BranchScope, query: ReviewListQuery): Promise<ReviewTokenPage> {
+  const where = reviewConditions(scope, query);
+  const [rows, counted] = await Promise.all([
+    baseSelect(db)
+      .where(where)
+      .orderBy(...orderFor(query.sort, query.dir))
+      .limit(query.size)
+      .offset((query.page - 1) * query.size),
+    countCapped(db, where),
+  ]);
+  return {
+    rows: (rows as RawRow[]).map(toRow),
+    total: counted.total,
+    isCountCapped: counted.isCapped,
+    pageCount: Math.max(1, Math.ceil(counted.total / query.size)),
+  };
+}
+
+/** count(*) of at most countLimit + 1 rows: cheap whatever the filter. */
+export async function countCapped(db: Database, where: SQL | undefined): Promise<{ total: number; isCapped: boolean }> {
+  const limited = db
+    .select({ one: sql`1` })
+    .from(tokenRequests)
+    .where(where)
+    .limit(countLimit + 1)
+    .as("limited");
+  const [result] = await db.select({ total: sql<number>`count(*)::int` }).from(limited);
+  const total = Number(result?.total ?? 0);
+  return total > countLimit ? { total: countLimit, isCapped: true } : { total, isCapped: false };
+}
+
+/**
+ * Every matching row, newest first, read in keyset pages of `batchSize` — for the CSV export,
+ * which streams them out as they come. Memory stays at one page whatever the total.
+ */
+export async function* iterateReviewTokens(
+  db: Database,
+  scope: BranchScope,
+  filters: ReviewFilters,
+  options: { batchSize?: number; withCiphertext?: boolean } = {},
+): AsyncGenerator<ReviewTokenRow & { idNumberEncrypted?: string }> {
+  const batchSize = options.batchSize ?? 1_000;
+  const where = reviewConditions(scope, filters);
+  // The cursor is the timestamp as PostgreSQL prints it: a JS Date would cut microseconds off,
+  // and rows inside the cut-off microseconds would be skipped.
+  let after: { createdAt: string; id: string } | null = null;
+  for (;;) {
+    const keyset: SQL | undefined = after
+      ? sql`(${tokenRequests.createdAt}, ${tokenRequests.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
+      : undefined;
+    const columns = { ...rowColumns, cursorAt: sql<string>`${tokenRequests.createdAt}::text` };
+    const rows = (await db
+      .select(options.withCiphertext ? { ...columns, idNumberEncrypted: tokenRequests.idNumberEncrypted } : columns)
+      .from(tokenRequests)
+      .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
+      .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
+      .where(and(where, keyset))
+      .orderBy(desc(tokenRequests.createdAt), desc(tokenRequests.id))
+      .limit(batchSize)) as (RawRow & { cursorAt: string; idNumberEncrypted?: string })[];
+    for (const raw of rows) {
+      const row = toRow(raw);
+      yield options.withCiphertext ? { ...row, idNumberEncrypted: raw.idNumberEncrypted } : row;
+    }
+    if (rows.length < batchSize) return;
+    const last = rows.at(-1)!;
+    after = { createdAt: last.cursorAt, id: last.id };
+  }
+}
+
+/** Rows matching a condition built elsewhere in lib/review (reconciliation's follow-up list). */
+export async function listReviewTokensWhere(db: Database, where: SQL | undefined, orderBy: SQL[], limit: number): Promise<ReviewTokenRow[]> {
+  const rows = await baseSelect(db).where(where).orderBy(...orderBy).limit(limit);
+  return (rows as RawRow[]).map(toRow);
+}
+
+/** Tokens of one customer, found by the blind index of their ID number (never by the number). */
+export async function listTokensByIdNumberIndex(db: Database, scope: BranchScope, idNumberIndex: string, limit = 100): Promise<ReviewTokenRow[]> {
+  const rows = await baseSelect(db)
+    .where(and(branchScopeCondition(scope, tokenRequests.branchId), eq(tokenRequests.idNumberIndex, idNumberIndex)))
+    .orderBy(desc(tokenRequests.createdAt), desc(tokenRequests.id))
+    .limit(limit);
+  return (rows as RawRow[]).map(toRow);
+}
