@@ -11,6 +11,7 @@ export function SignOutButton() {
     <Button
       variant="secondary"
       size="sm"
+      className="whitespace-nowrap"
       isBusy={isPending}
       disabled={isPending}
       onClick={() =>

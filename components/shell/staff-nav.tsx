@@ -30,7 +30,7 @@ export function StaffNav({ items }: { items: NavItem[] }) {
             href={item.href}
             aria-current={isActive ? "page" : undefined}
             className={cn(
-              "inline-flex h-10 items-center gap-2 rounded-control px-3 font-semibold text-ink-muted hover:bg-surface-sunken hover:text-ink",
+              "inline-flex h-10 items-center gap-2 whitespace-nowrap rounded-control px-3 font-semibold text-ink-muted hover:bg-surface-sunken hover:text-ink",
               isActive && "bg-brand-50 text-brand-800 hover:bg-brand-100 hover:text-brand-900",
             )}
           >
