@@ -27,7 +27,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           </Link>
           <StaffNav items={navItemsFor(staff.role)} />
           <div className="ml-auto flex items-center gap-4">
-            <div className="text-right leading-tight whitespace-nowrap" data-testid="signed-in-staff">
+            <div className="text-right leading-tight" data-testid="signed-in-staff">
               <p className="font-semibold text-ink">{staff.name}</p>
               <p className="text-sm text-ink-muted">
                 {roleLabels[staff.role]} · <span title={staff.branch.name}>{staff.branch.name}</span>
