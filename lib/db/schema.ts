@@ -166,6 +166,11 @@ export const staffProfiles = pgTable(
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
     /** Created by the local seed with a published password: refused when APP_ENV=production. */
     isDemo: boolean("is_demo").notNull().default(false),
+    /**
+     * Set when an admin hands out a temporary password (new staff, reset): until the staff member
+     * chooses their own, they can reach only the change-password page and sign out (ADR 0012).
+     */
+    mustChangePassword: boolean("must_change_password").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
