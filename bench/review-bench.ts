@@ -79,10 +79,12 @@ async function seed(db: Database, label: string): Promise<void> {
       }
     },
   });
-  // The review indexes come with the migrations (0005, 0006); fresh statistics for the planner.
-  const analyzeStarted = performance.now();
-  await db.execute(sql`analyze`);
-  console.log(`  ${label}: seeded in ${(report.durationMs / 1000).toFixed(1)} s, analyze ${((performance.now() - analyzeStarted) / 1000).toFixed(1)} s`);
+  // The review indexes come with the migrations (0005, 0006, 0008). A running app is vacuumed
+  // (PostgreSQL's autovacuum, lib/db/upkeep.ts on PGlite): fresh statistics for the planner and
+  // a visibility map for the figures' index-only scan.
+  const vacuumStarted = performance.now();
+  await db.execute(sql`vacuum (analyze)`);
+  console.log(`  ${label}: seeded in ${(report.durationMs / 1000).toFixed(1)} s, vacuum (analyze) ${((performance.now() - vacuumStarted) / 1000).toFixed(1)} s`);
 }
 
 async function benchmark(scratch: ScratchDatabase): Promise<{ list: Measurement[]; figures: Measurement[]; exportReport: string }> {

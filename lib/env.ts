@@ -27,6 +27,11 @@ export const envSchema = z
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
       .optional(),
     PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
+    /**
+     * How often the app vacuums the embedded database, which has no autovacuum of its own
+     * (lib/db/upkeep.ts). PostgreSQL's autovacuum needs no help.
+     */
+    PGLITE_VACUUM_MINUTES: positiveInt(60),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").default(LOCAL_AUTH_SECRET),
     UPSTREAM_BASE_URL: z.url().default("http://127.0.0.1:4010"),
     /** The ready X-API-AUTH header value (base64 of PUBLIC_ID:SECRET_KEY for the real service). */

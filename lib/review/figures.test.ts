@@ -11,14 +11,14 @@ describe("figures arithmetic", () => {
 
   it("adds partial rows into counts, a success rate over finished tokens and the time percentiles", () => {
     const figures = new FigureAccumulator();
-    figures.add({ liveState: "successful", outcome: "issued", count: 3, seconds: "60,120,180" });
-    figures.add({ liveState: "failed", outcome: "issued", count: 1, seconds: "240" });
-    figures.add({ liveState: "expired", outcome: "issued", count: 1, seconds: null });
-    figures.add({ liveState: "waiting", outcome: "issued", count: 1, seconds: null });
+    figures.add({ liveState: "successful", outcome: "issued", count: 3, msToResult: "60000,120000,180000" });
+    figures.add({ liveState: "failed", outcome: "issued", count: 1, msToResult: "240000" });
+    figures.add({ liveState: "expired", outcome: "issued", count: 1, msToResult: null });
+    figures.add({ liveState: "waiting", outcome: "issued", count: 1, msToResult: null });
     // An issued token the watcher has not looked at yet counts as waiting.
-    figures.add({ liveState: null, outcome: "issued", count: 1, seconds: null });
-    figures.add({ liveState: null, outcome: "outcome_unknown", count: 1, seconds: null });
-    figures.add({ liveState: null, outcome: "rejected", count: 2, seconds: null });
+    figures.add({ liveState: null, outcome: "issued", count: 1, msToResult: null });
+    figures.add({ liveState: null, outcome: "outcome_unknown", count: 1, msToResult: null });
+    figures.add({ liveState: null, outcome: "rejected", count: 2, msToResult: null });
     expect(figures.result()).toEqual({
       requests: 10,
       issued: 7,

@@ -42,8 +42,3 @@ export function stateCondition(states: readonly ReviewState[]): SQL | undefined 
   return parts.length === 1 ? parts[0] : sql`(${sql.join(parts, sql` or `)})`;
 }
 
-/** Seconds from issue to result, for tokens with a result. */
-export const secondsToResultSql = sql<number | null>`extract(epoch from (${tokenRequests.resultAt} - ${tokenRequests.issuedAt}))`;
-
-/** Final live states: successful, failed, expired, invalid, outcome unknown. */
-export const hasResultSql = sql`${tokenRequests.resultStatus} is not null`;

@@ -6,7 +6,7 @@ import { authUsers, branches } from "@/lib/db/schema";
 import { maskIdNumber } from "@/lib/pii/mask";
 import { reviewIdTypeLabels, type ReviewFilters, type ReviewListQuery, type ReviewSortKey, type ReviewState } from "./filters";
 import { bankDayRange } from "./time";
-import { reviewStateSql, secondsToResultSql, stateCondition, tokenRequests } from "./token-columns";
+import { reviewStateSql, stateCondition, tokenRequests } from "./token-columns";
 
 /**
  * The supervisor's token list: filtered, sorted and paged in the database (never in the browser),
@@ -94,7 +94,7 @@ const rowColumns = {
   createdAt: tokenRequests.createdAt,
   issuedAt: tokenRequests.issuedAt,
   finishedAt: tokenRequests.finishedAt,
-  resultAt: tokenRequests.resultAt,
+  msToResult: tokenRequests.msToResult,
   transactionNumber: tokenRequests.transactionNumber,
   errorCode: tokenRequests.errorCode,
 };
@@ -115,7 +115,7 @@ type RawRow = {
   createdAt: Date | string;
   issuedAt: Date | string | null;
   finishedAt: Date | string | null;
-  resultAt: Date | string | null;
+  msToResult: number | null;
   transactionNumber: string | null;
   errorCode: string | null;
 };
@@ -130,7 +130,6 @@ function toRow(raw: RawRow): ReviewTokenRow {
   const createdAt = toDate(raw.createdAt)!;
   const issuedAt = toDate(raw.issuedAt);
   const finishedAt = toDate(raw.finishedAt);
-  const resultAt = toDate(raw.resultAt);
   return {
     id: raw.id,
     token: raw.token,
@@ -148,7 +147,7 @@ function toRow(raw: RawRow): ReviewTokenRow {
     createdAt: createdAt.toISOString(),
     issuedAt: issuedAt?.toISOString() ?? null,
     finishedAt: finishedAt?.toISOString() ?? null,
-    secondsToResult: issuedAt && resultAt ? Math.round((resultAt.getTime() - issuedAt.getTime()) / 1000) : null,
+    secondsToResult: raw.msToResult === null ? null : Math.round(raw.msToResult / 1000),
     transactionNumber: raw.transactionNumber,
     errorCode: raw.errorCode,
   };
@@ -167,7 +166,7 @@ function orderFor(sort: ReviewSortKey, dir: "asc" | "desc"): SQL[] {
     case "reference":
       return [sql`${referenceC} ${sql.raw(dir)}`, ...tail];
     case "duration":
-      return [sql`${secondsToResultSql} ${sql.raw(dir)} nulls last`, ...tail];
+      return [sql`${tokenRequests.msToResult} ${sql.raw(dir)} nulls last`, ...tail];
   }
 }
 
