@@ -3,7 +3,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Pencil, Plus } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useState, type FormEventHandler, type ReactNode } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { createBranch, renameBranch } from "@/app/(staff)/admin/branches/actions";
@@ -48,35 +48,26 @@ export function AddBranchButton() {
         <Plus aria-hidden className="size-5" />
         Add branch
       </Button>
-      <Dialog open={open} onOpenChange={setOpen} title="Add a branch" description="Staff can be assigned to it as soon as it exists.">
-        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
-          {formError ? (
-            <Alert tone="danger" title="The branch was not added" className="mb-2">
-              {formError}
-            </Alert>
-          ) : null}
-          <fieldset disabled={isSubmitting} className="flex flex-col gap-2">
-            <Field controlId="branch-code" label="Code" hint="The bank's short code, e.g. TMA" error={errors.code?.message}>
-              {(describedBy) => (
-                <Input id="branch-code" className="uppercase" aria-invalid={errors.code ? true : undefined} aria-describedby={describedBy} {...register("code")} />
-              )}
-            </Field>
-            <Field controlId="branch-name" label="Name" hint="Town – area, e.g. Tema – Community 1" error={errors.name?.message}>
-              {(describedBy) => (
-                <Input id="branch-name" aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy} {...register("name")} />
-              )}
-            </Field>
-            <div className="mt-2 flex justify-end gap-3">
-              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" isBusy={isSubmitting}>
-                Add branch
-              </Button>
-            </div>
-          </fieldset>
-        </form>
-      </Dialog>
+      <BranchFormDialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Add a branch"
+        description="Staff can be assigned to it as soon as it exists."
+        failureTitle="The branch was not added"
+        formError={formError}
+        isSubmitting={isSubmitting}
+        submitLabel="Add branch"
+        onSubmit={onSubmit}
+      >
+        <Field controlId="branch-code" label="Code" hint="The bank's short code, e.g. TMA" error={errors.code?.message}>
+          {(describedBy) => (
+            <Input id="branch-code" className="uppercase" aria-invalid={errors.code ? true : undefined} aria-describedby={describedBy} {...register("code")} />
+          )}
+        </Field>
+        <Field controlId="branch-name" label="Name" hint="Town – area, e.g. Tema – Community 1" error={errors.name?.message}>
+          {(describedBy) => <Input id="branch-name" aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy} {...register("name")} />}
+        </Field>
+      </BranchFormDialog>
     </>
   );
 }
@@ -113,29 +104,59 @@ export function RenameBranchButton({ branch }: { branch: { id: string; code: str
         <Pencil aria-hidden className="size-4" />
         Rename
       </Button>
-      <Dialog open={open} onOpenChange={setOpen} title={`Rename branch ${branch.code}`} description="The code stays; only the name changes.">
-        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
-          {formError ? (
-            <Alert tone="danger" title="Not renamed" className="mb-2">
-              {formError}
-            </Alert>
-          ) : null}
-          <input type="hidden" {...register("branchId")} />
-          <fieldset disabled={isSubmitting} className="flex flex-col gap-2">
-            <Field controlId={fieldId} label="Name" error={errors.name?.message}>
-              {(describedBy) => <Input id={fieldId} aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy} {...register("name")} />}
-            </Field>
-            <div className="mt-2 flex justify-end gap-3">
-              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" isBusy={isSubmitting}>
-                Save name
-              </Button>
-            </div>
-          </fieldset>
-        </form>
-      </Dialog>
+      <BranchFormDialog
+        open={open}
+        onOpenChange={setOpen}
+        title={`Rename branch ${branch.code}`}
+        description="The code stays; only the name changes."
+        failureTitle="Not renamed"
+        formError={formError}
+        isSubmitting={isSubmitting}
+        submitLabel="Save name"
+        onSubmit={onSubmit}
+      >
+        <input type="hidden" {...register("branchId")} />
+        <Field controlId={fieldId} label="Name" error={errors.name?.message}>
+          {(describedBy) => <Input id={fieldId} aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy} {...register("name")} />}
+        </Field>
+      </BranchFormDialog>
     </>
+  );
+}
+
+/** The dialog both branch forms share: the failure, the fields (disabled while saving), the buttons. */
+function BranchFormDialog(props: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description: string;
+  failureTitle: string;
+  formError: string | undefined;
+  isSubmitting: boolean;
+  submitLabel: string;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog open={props.open} onOpenChange={props.onOpenChange} title={props.title} description={props.description}>
+      <form onSubmit={props.onSubmit} noValidate className="flex flex-col gap-2">
+        {props.formError ? (
+          <Alert tone="danger" title={props.failureTitle} className="mb-2">
+            {props.formError}
+          </Alert>
+        ) : null}
+        <fieldset disabled={props.isSubmitting} className="flex flex-col gap-2">
+          {props.children}
+          <div className="mt-2 flex justify-end gap-3">
+            <Button type="button" variant="secondary" onClick={() => props.onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" isBusy={props.isSubmitting}>
+              {props.submitLabel}
+            </Button>
+          </div>
+        </fieldset>
+      </form>
+    </Dialog>
   );
 }

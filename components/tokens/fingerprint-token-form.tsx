@@ -16,10 +16,9 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { ActiveTokenWarning } from "./active-token-warning";
 import { applyServerFieldErrors, focusFirstInvalid } from "./form-errors";
 import { GhanaCardInput } from "./ghana-card-input";
-import { IssueAlert } from "./issue-alert";
+import { IssueFeedback } from "./issue-feedback";
 import { PurposeField } from "./purpose-field";
 import { useTokenIssuing } from "./use-token-issuing";
 
@@ -65,17 +64,11 @@ export function FingerprintTokenForm({
       )} aria-label="Fingerprint token">
       <fieldset disabled={isBusy} className="m-0 min-w-0 border-0 p-0">
         <Card className="flex flex-col gap-5">
-          <div aria-live="polite" className="flex flex-col gap-3 empty:hidden">
-            {issuing.alert ? <IssueAlert alert={issuing.alert} onStartNewAttempt={issuing.startNewAttempt} /> : null}
-            {errors.root?.server?.message ? <p className="text-sm font-medium text-danger-700">{errors.root.server.message}</p> : null}
-            {issuing.activeTokens ? (
-              <ActiveTokenWarning
-                activeTokens={issuing.activeTokens}
-                isBusy={isBusy}
-                onIssueAnyway={handleSubmit((values) => issuing.submit(values, { allowDuplicate: true }))}
-              />
-            ) : null}
-          </div>
+          <IssueFeedback
+            issuing={issuing}
+            serverError={errors.root?.server?.message}
+            onIssueAnyway={handleSubmit((values) => issuing.submit(values, { allowDuplicate: true }))}
+          />
 
           <Field
             controlId="ghanaCardNumber"

@@ -26,10 +26,9 @@ import { CheckboxField } from "@/components/ui/checkbox-field";
 import { cn } from "@/components/ui/cn";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { ActiveTokenWarning } from "./active-token-warning";
 import { applyServerFieldErrors, focusFirstInvalid } from "./form-errors";
 import { GhanaCardInput } from "./ghana-card-input";
-import { IssueAlert } from "./issue-alert";
+import { IssueFeedback } from "./issue-feedback";
 import { PurposeField } from "./purpose-field";
 import { useTokenIssuing } from "./use-token-issuing";
 
@@ -131,17 +130,11 @@ export function RemoteTokenForm({
         (invalid) => focusFirstInvalid(form, Object.keys(invalid), fieldNames),
       )} aria-label="Remote token">
       <fieldset disabled={isBusy} className="m-0 flex min-w-0 flex-col gap-5 border-0 p-0">
-        <div aria-live="polite" className="flex flex-col gap-3 empty:hidden">
-          {issuing.alert ? <IssueAlert alert={issuing.alert} onStartNewAttempt={issuing.startNewAttempt} /> : null}
-          {errors.root?.server?.message ? <p className="text-sm font-medium text-danger-700">{errors.root.server.message}</p> : null}
-          {issuing.activeTokens ? (
-            <ActiveTokenWarning
-              activeTokens={issuing.activeTokens}
-              isBusy={isBusy}
-              onIssueAnyway={handleSubmit((values) => issuing.submit(values, { allowDuplicate: true }))}
-            />
-          ) : null}
-        </div>
+        <IssueFeedback
+          issuing={issuing}
+          serverError={errors.root?.server?.message}
+          onIssueAnyway={handleSubmit((values) => issuing.submit(values, { allowDuplicate: true }))}
+        />
 
         <Card className="flex flex-col gap-5">
           <h2 className="text-lg font-bold text-ink">Customer&apos;s ID</h2>
