@@ -168,3 +168,33 @@ test("a supervisor reveals a customer's full ID number only with a reason, and t
   await expect(audited).toContainText(why);
   await expect(page.locator("body")).not.toContainText(demoKnownCustomer.idNumber);
 });
+
+test("the audit trail filters by staff member and event through its form, and exports what it shows", async ({ browser }) => {
+  const state = await signInByApi("supervisor.kumasi", demoAccount("supervisor.kumasi").password);
+  const page = await (await browser.newContext({ storageState: state })).newPage();
+  // An event of the supervisor's own to find: exports are audited.
+  await exportedRows("supervisor.kumasi", "state=failed");
+  await page.goto("/admin/audit");
+  const filters = page.getByRole("form", { name: "Filter the audit trail" });
+  await filters.getByLabel("Staff member").selectOption({ label: `${demoAccount("supervisor.kumasi").name} (supervisor.kumasi)` });
+  await filters.getByLabel("Event").selectOption("review.exported");
+  await filters.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(/[?&]staff=.+&action=review\.exported/);
+  const rows = page.locator("tr[data-action]");
+  await expect(rows.first()).toBeVisible();
+  expect(await rows.evaluateAll((all) => all.map((row) => row.getAttribute("data-action")))).toEqual(
+    Array.from({ length: await rows.count() }, () => "review.exported"),
+  );
+  for (const who of await rows.locator("td:nth-child(2)").allTextContents()) expect(who).toBe("supervisor.kumasi");
+
+  // Read-only: no control on the page changes an event.
+  await expect(page.getByRole("button", { name: /delete|edit|remove/i })).toHaveCount(0);
+
+  // The export link carries the same filters.
+  const href = await page.getByRole("link", { name: "Export CSV" }).getAttribute("href");
+  const response = await (await requestWith(state)).get(href!);
+  expect(response.status()).toBe(200);
+  const [header, ...exported] = parseCsv(await response.text());
+  expect(exported.length).toBe(await rows.count());
+  expect(exported.every((cells) => cells[header!.indexOf("Who")] === "supervisor.kumasi" && cells[header!.indexOf("Event code")] === "review.exported")).toBe(true);
+});
