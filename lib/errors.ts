@@ -17,6 +17,10 @@ export const errorCatalog = {
     httpStatus: 403,
     userMessage: "Your role does not allow this.",
   },
+  PASSWORD_CHANGE_REQUIRED: {
+    httpStatus: 403,
+    userMessage: "Choose a new password first: you signed in with a temporary password from your administrator.",
+  },
   NOT_FOUND: {
     httpStatus: 404,
     userMessage: "We could not find that.",

@@ -11,7 +11,13 @@ import { getAuth } from "@/lib/auth/server";
  * until it expired) and the cookie is cleared.
  */
 export const signOut = defineAction(
-  { name: "auth.sign_out", schema: z.object({ reason: z.enum(["user", "idle", "absolute"]).default("user") }), permission: null },
+  {
+    name: "auth.sign_out",
+    schema: z.object({ reason: z.enum(["user", "idle", "absolute"]).default("user") }),
+    permission: null,
+    // Someone handed a temporary password may always leave instead of choosing a new one.
+    allowsPendingPasswordChange: true,
+  },
   async ({ input, staff, requestId }) => {
     const auth = await getAuth();
     await auth.api.signOut({ headers: await headers() });

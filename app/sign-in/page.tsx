@@ -1,6 +1,6 @@
-import { ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { AuthBrand } from "@/components/auth/auth-brand";
 import { endedSessionNotices } from "@/components/auth/sign-in-messages";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { Alert } from "@/components/ui/alert";
@@ -28,13 +28,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
 
   return (
     <main className="flex min-h-screen flex-col items-center justify-center gap-6 px-4 py-10">
-      <div className="flex items-center gap-3 text-brand-800">
-        <ShieldCheck aria-hidden className="size-10" />
-        <div>
-          <p className="text-3xl font-bold tracking-tight">Veridesk</p>
-          <p className="text-ink-muted">{settings.BANK_NAME} · identity verification desk</p>
-        </div>
-      </div>
+      <AuthBrand bankName={settings.BANK_NAME} />
       <Card className="w-full max-w-md p-8">
         <h1 className="mb-6 text-2xl font-bold text-ink">Sign in</h1>
         {notice ? (

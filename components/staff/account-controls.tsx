@@ -46,7 +46,7 @@ export function AccountControls({ userId, username, name, isDisabled }: { userId
     enable: { title: `Enable ${name}'s account?`, text: "They can sign in again with their current password.", confirm: "Enable account" },
     reset: {
       title: `Reset ${name}'s password?`,
-      text: "A new temporary password is generated and shown to you once. Their current password stops working and they are signed out.",
+      text: "A new temporary password is generated and shown to you once. Their current password stops working, they are signed out, and at their next sign-in they must choose a new password.",
       confirm: "Reset password",
     },
   } as const;

@@ -1,4 +1,4 @@
-import { Ban, Building2, CheckCircle2, Crown, Eye, FlaskConical, UserRound } from "lucide-react";
+import { Ban, Building2, CheckCircle2, Crown, Eye, FlaskConical, KeyRound, UserRound } from "lucide-react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { roleLabels, type StaffRole } from "@/lib/auth/roles";
 
@@ -34,6 +34,15 @@ export function DemoBadge() {
   return (
     <Badge tone="neutral" icon={FlaskConical}>
       Demo
+    </Badge>
+  );
+}
+
+/** Holds a temporary password: must choose their own at the next sign-in. */
+export function TemporaryPasswordBadge() {
+  return (
+    <Badge tone="warning" icon={KeyRound}>
+      Temporary password
     </Badge>
   );
 }

@@ -49,7 +49,8 @@ export function CreateStaffForm({ branches }: { branches: BranchOption[] }) {
     return (
       <div className="flex flex-col gap-6">
         <Alert tone="success" title="Account created">
-          <span className="font-mono">{created.username}</span> can sign in now with the password below.
+          <span className="font-mono">{created.username}</span> can sign in now with the temporary password below, and will then
+          choose their own.
         </Alert>
         <TemporaryPassword username={created.username} password={created.temporaryPassword} />
         <div className="flex flex-wrap gap-3">

@@ -6,7 +6,8 @@ import { Button } from "@/components/ui/button";
 
 /**
  * A password shown exactly once: it is not stored anywhere it could be shown again, so the
- * administrator copies it now and hands it over in person.
+ * administrator copies it now and hands it over in person. It opens only the page where the staff
+ * member chooses their own (ADR 0012).
  */
 export function TemporaryPassword({ username, password }: { username: string; password: string }) {
   const [isCopied, setIsCopied] = useState(false);
@@ -35,7 +36,8 @@ export function TemporaryPassword({ username, password }: { username: string; pa
         </Button>
       </div>
       <p className="text-sm text-ink">
-        Give it to the staff member in person. It will not be shown again; if it is lost, reset the password once more.
+        Give it to the staff member in person. When they sign in with it, they must choose a password of their own before
+        anything else. It will not be shown again; if it is lost, reset the password once more.
       </p>
     </div>
   );

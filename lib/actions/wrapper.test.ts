@@ -72,6 +72,27 @@ describe("the action wrapper", () => {
     expect(run).not.toHaveBeenCalled();
   });
 
+  it("answers PASSWORD_CHANGE_REQUIRED to staff on a temporary password, whatever their role, before the input", async () => {
+    const { defineAction } = setUp({ ...fakeStaff("teller"), mustChangePassword: true });
+    const run = vi.fn();
+    const issue = defineAction({ name: "test.issue", schema: issueSchema, permission: "tokens.issue" }, run);
+    const result = await issue({} as never);
+    expect(result).toMatchObject({ ok: false, code: "PASSWORD_CHANGE_REQUIRED", fieldErrors: {} });
+    expect(result.ok === false && result.formError).toMatch(/choose a new password/i);
+    const adminOnly = defineAction({ name: "test.admin", schema: z.object({}), permission: "staff.manage" }, run);
+    expect(await adminOnly({})).toMatchObject({ ok: false, code: "PASSWORD_CHANGE_REQUIRED" });
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it("lets staff on a temporary password through the actions that allow it (sign-out, choosing the password)", async () => {
+    const { defineAction } = setUp({ ...fakeStaff("teller"), mustChangePassword: true });
+    const action = defineAction(
+      { name: "test.change_password", schema: z.object({ next: z.string() }), permission: null, allowsPendingPasswordChange: true },
+      async ({ input }) => input.next,
+    );
+    expect(await action({ next: "chosen" })).toEqual({ ok: true, data: "chosen" });
+  });
+
   it("returns ALL field errors at once, nested ones under their dotted path", async () => {
     const { defineAction } = setUp(fakeStaff("teller"));
     const run = vi.fn();

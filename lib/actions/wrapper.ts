@@ -9,8 +9,8 @@ import type { ActionFailure, ActionResult } from "./result";
 /**
  * The one wrapper of every server action (ADR 0004), in a fixed order:
  *
- *   authenticate → check the role's permission → parse the input (zod) → authorise against the
- *   parsed input (branch, ownership) → run → a typed ActionResult.
+ *   authenticate → refuse a temporary password → check the role's permission → parse the input
+ *   (zod) → authorise against the parsed input (branch, ownership) → run → a typed ActionResult.
  *
  * The permission needs no input, so it is checked before parsing: a teller calling an admin
  * action learns "not allowed", not the shape of the admin form. AppErrors become their code and
@@ -47,6 +47,11 @@ export type ActionDefinition<Schema extends z.ZodType> = {
   schema: Schema;
   /** The permission the role must have; null = any signed-in staff member. */
   permission: Permission | null;
+  /**
+   * Lets staff still on a temporary password through (ADR 0012): only signing out and choosing
+   * the new password. Every other action answers PASSWORD_CHANGE_REQUIRED to them.
+   */
+  allowsPendingPasswordChange?: boolean;
   /** Checks against the parsed input; throw AppError FORBIDDEN / NOT_FOUND to refuse. */
   authorize?: (context: Omit<ActionContext<z.output<Schema>>, "log">) => void | Promise<void>;
 };
@@ -67,6 +72,9 @@ export function createActionWrapper(dependencies: ActionDependencies) {
         const staff = await dependencies.getStaff();
         if (!staff) throw new AppError("UNAUTHENTICATED", "no valid session");
         log = log.child({ userId: staff.userId });
+        if (staff.mustChangePassword && !definition.allowsPendingPasswordChange) {
+          throw new AppError("PASSWORD_CHANGE_REQUIRED", "temporary password not yet replaced");
+        }
         if (definition.permission && !hasPermission(staff.role, definition.permission)) {
           throw new AppError("FORBIDDEN", `role ${staff.role} lacks ${definition.permission}`);
         }

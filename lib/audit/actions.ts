@@ -8,6 +8,7 @@ export const auditActionLabels = {
   "auth.sign_in_failed": "Failed sign-in",
   "auth.locked_out": "Locked out",
   "auth.session_ended": "Session ended",
+  "auth.password_changed": "Password changed",
   "staff.create": "Staff account created",
   "staff.update": "Staff account changed",
   "staff.disable": "Staff account disabled",

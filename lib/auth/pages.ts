@@ -1,7 +1,7 @@
 import "server-only";
 import { headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
-import { REQUEST_PATH_HEADER } from "./constants";
+import { CHANGE_PASSWORD_PATH, REQUEST_PATH_HEADER } from "./constants";
 import { hasPermission, type Permission } from "./permissions";
 import { getCurrentSession } from "./session";
 import type { Staff } from "./types";
@@ -14,10 +14,15 @@ async function signInUrl(endedBecause?: string): Promise<string> {
   return `/sign-in?${query.toString()}`;
 }
 
-/** For pages and layouts: the signed-in staff member, or a redirect to the sign-in page. */
-export async function requireStaff(): Promise<Staff> {
+/**
+ * For pages and layouts: the signed-in staff member, or a redirect to the sign-in page. Staff
+ * still on a temporary password are sent to choose their own (ADR 0012); only the change-password
+ * page itself passes `allowsPendingPasswordChange`.
+ */
+export async function requireStaff(options: { allowsPendingPasswordChange?: boolean } = {}): Promise<Staff> {
   const outcome = await getCurrentSession();
   if (!outcome.staff) redirect(await signInUrl(outcome.endedBecause));
+  if (outcome.staff.mustChangePassword && !options.allowsPendingPasswordChange) redirect(CHANGE_PASSWORD_PATH);
   return outcome.staff;
 }
 

@@ -11,6 +11,7 @@ import { getDb, type Database } from "@/lib/db/client";
 import { authAccounts, authRateLimits, authSessions, authUsers, authVerifications, staffProfiles } from "@/lib/db/schema";
 import { appUrl, env } from "@/lib/env";
 import { logger } from "@/lib/logger";
+import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/staff/password-rules";
 import { normalizeUsername, USERNAME_MAX, USERNAME_MIN } from "@/lib/staff/username";
 import { COOKIE_PREFIX } from "./constants";
 import { LOCKED_MESSAGE } from "./lockout";
@@ -61,7 +62,7 @@ function buildAuth(db: Database) {
         rateLimit: authRateLimits,
       },
     }),
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10, maxPasswordLength: 128 },
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: PASSWORD_MIN, maxPasswordLength: PASSWORD_MAX },
     session: {
       expiresIn: settings.SESSION_MAX_HOURS * 3600,
       disableSessionRefresh: true,

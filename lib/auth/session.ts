@@ -54,6 +54,7 @@ export async function resolveSession(requestHeaders: Headers, options: ResolveOp
       role: staffProfiles.role,
       disabledAt: staffProfiles.disabledAt,
       isDemo: staffProfiles.isDemo,
+      mustChangePassword: staffProfiles.mustChangePassword,
       branchId: branches.id,
       branchCode: branches.code,
       branchName: branches.name,
@@ -97,6 +98,7 @@ export async function resolveSession(requestHeaders: Headers, options: ResolveOp
       role: profile.role,
       branch: { id: profile.branchId, code: profile.branchCode, name: profile.branchName },
       permissions: permissionsOf(profile.role),
+      mustChangePassword: profile.mustChangePassword,
       session: { id: session.id, idleExpiresAt, absoluteExpiresAt: standing.absoluteExpiresAt },
     },
   };
@@ -113,7 +115,8 @@ export async function getCurrentStaff(): Promise<Staff | null> {
 
 /**
  * For route handlers and actions: the staff member, or an AppError UNAUTHENTICATED (401) /
- * FORBIDDEN (403). Pages use requireStaff / requirePermission (lib/auth/pages.ts) instead.
+ * PASSWORD_CHANGE_REQUIRED (403, still on a temporary password) / FORBIDDEN (403). Pages use
+ * requireStaff / requirePermission (lib/auth/pages.ts) instead.
  */
 export async function authenticate(
   requestHeaders: Headers,
@@ -121,10 +124,21 @@ export async function authenticate(
 ): Promise<Staff> {
   const { staff } = await resolveSession(requestHeaders, options);
   if (!staff) throw new AppError("UNAUTHENTICATED", "no valid session");
+  assertPasswordChosen(staff);
   if (options.permission && !hasPermission(staff.role, options.permission)) {
     throw new AppError("FORBIDDEN", `role ${staff.role} lacks ${options.permission}`);
   }
   return staff;
+}
+
+/**
+ * Refuses a staff member still on a temporary password (ADR 0012). Checked before the permission,
+ * so whatever their role they learn the one thing to do next.
+ */
+export function assertPasswordChosen(staff: Staff): void {
+  if (staff.mustChangePassword) {
+    throw new AppError("PASSWORD_CHANGE_REQUIRED", `staff ${staff.userId} has a temporary password`);
+  }
 }
 
 /** Ends every session of a staff member at once (disable, password reset). */

@@ -9,6 +9,12 @@ export type Staff = {
   role: StaffRole;
   branch: { id: string; code: string; name: string };
   permissions: readonly Permission[];
+  /**
+   * Signed in with a temporary password (a new account, or a reset by an administrator): until
+   * they choose their own, every page, route and action but the change-password page and sign-out
+   * refuses them (ADR 0012). Always set by resolveSession; absent (test fakes) reads as false.
+   */
+  mustChangePassword?: boolean;
   session: {
     id: string;
     /** When the session ends if nothing more happens (idle timeout). */

@@ -9,5 +9,4 @@ export function generateTemporaryPassword(): string {
   return `${group()}-${group()}-${group()}`;
 }
 
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 128;
+export { PASSWORD_MAX, PASSWORD_MIN } from "./password-rules";

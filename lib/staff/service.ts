@@ -33,6 +33,8 @@ export type StaffMember = {
   branch: { id: string; code: string; name: string };
   disabledAt: Date | null;
   isDemo: boolean;
+  /** Holds a temporary password from an administrator, to be replaced at next sign-in. */
+  mustChangePassword: boolean;
   createdAt: Date;
 };
 
@@ -46,6 +48,7 @@ const staffColumns = {
   branchName: branches.name,
   disabledAt: staffProfiles.disabledAt,
   isDemo: staffProfiles.isDemo,
+  mustChangePassword: staffProfiles.mustChangePassword,
   createdAt: staffProfiles.createdAt,
 };
 
@@ -58,6 +61,7 @@ function toStaffMember(row: StaffRow): StaffMember {
     branch: { id: row.branchId, code: row.branchCode, name: row.branchName },
     disabledAt: row.disabledAt,
     isDemo: row.isDemo,
+    mustChangePassword: row.mustChangePassword,
     createdAt: row.createdAt,
   };
 }
@@ -110,8 +114,10 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * Creates an account that can sign in at once with `password` (generated when not given; the
- * caller shows it once). `isDemo` marks the published demo accounts of the local seed.
+ * Creates an account that can sign in at once with `password`. Without one, a temporary password
+ * is generated (the caller shows it once) and must be replaced at the first sign-in (ADR 0012);
+ * a given password (the demo seed, `staff:create`) was chosen by whoever will use it.
+ * `isDemo` marks the published demo accounts of the local seed.
  */
 export async function createStaffAccount(
   actor: Actor,
@@ -120,6 +126,7 @@ export async function createStaffAccount(
 ): Promise<{ member: StaffMember; temporaryPassword: string | null }> {
   const db = await getDb();
   const username = normalizeUsername(input.username);
+  const isTemporary = input.password === undefined;
   const password = input.password ?? generateTemporaryPassword();
   const passwordHash = await hashPassword(password);
   const userId = randomUUID();
@@ -148,7 +155,9 @@ export async function createStaffAccount(
         createdAt: now,
         updatedAt: now,
       });
-      await tx.insert(staffProfiles).values({ userId, role: input.role, branchId: branch.id, isDemo: input.isDemo ?? false });
+      await tx
+        .insert(staffProfiles)
+        .values({ userId, role: input.role, branchId: branch.id, isDemo: input.isDemo ?? false, mustChangePassword: isTemporary });
       await recordAuditEvent(
         {
           action: "staff.create",
@@ -156,14 +165,19 @@ export async function createStaffAccount(
           actorLabel: actorLabelOf(actor),
           subject: { type: "staff", id: userId },
           branchId: branch.id,
-          details: { username, after: { name: input.name, role: input.role, branch: branch.code }, isDemo: input.isDemo ?? false },
+          details: {
+            username,
+            after: { name: input.name, role: input.role, branch: branch.code },
+            isDemo: input.isDemo ?? false,
+            mustChangePassword: isTemporary,
+          },
           requestId,
         },
         tx,
       );
       return findStaffMember(tx, userId);
     });
-    return { member, temporaryPassword: input.password ? null : password };
+    return { member, temporaryPassword: isTemporary ? password : null };
   } catch (error) {
     if (isUniqueViolation(error)) throw usernameTaken(username);
     throw error;
@@ -267,8 +281,9 @@ export async function setStaffDisabled(actor: Actor, userId: string, isDisabled:
 }
 
 /**
- * Sets a new generated password, returned once for the administrator to hand over. The old
- * sessions end and any lock-out is lifted (the usual reason for a reset).
+ * Sets a new generated password, returned once for the administrator to hand over; the staff
+ * member must replace it at their next sign-in (ADR 0012). The old sessions end and any lock-out
+ * is lifted (the usual reason for a reset).
  */
 export async function resetStaffPassword(actor: Actor, userId: string, requestId?: string): Promise<{ member: StaffMember; temporaryPassword: string }> {
   const db = await getDb();
@@ -282,6 +297,7 @@ export async function resetStaffPassword(actor: Actor, userId: string, requestId
       .where(and(eq(authAccounts.userId, userId), eq(authAccounts.providerId, "credential")))
       .returning({ id: authAccounts.id });
     if (updated.length === 0) throw new AppError("NOT_FOUND", `staff member ${userId} has no password account`);
+    await tx.update(staffProfiles).set({ mustChangePassword: true, updatedAt: new Date() }).where(eq(staffProfiles.userId, userId));
     const endedSessions = await revokeAllSessionsOf(userId, tx);
     await recordAuditEvent(
       {
@@ -295,7 +311,7 @@ export async function resetStaffPassword(actor: Actor, userId: string, requestId
       },
       tx,
     );
-    return member;
+    return { ...member, mustChangePassword: true };
   });
   await clearFailedSignIns(member.username);
   return { member, temporaryPassword };

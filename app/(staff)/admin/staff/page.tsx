@@ -1,7 +1,7 @@
 import { UserPlus } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AccountStatusBadge, DemoBadge, RoleBadge } from "@/components/staff/badges";
+import { AccountStatusBadge, DemoBadge, RoleBadge, TemporaryPasswordBadge } from "@/components/staff/badges";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -62,6 +62,7 @@ export default async function StaffListPage() {
                     <span className="flex flex-wrap gap-2">
                       <AccountStatusBadge isDisabled={member.disabledAt !== null} />
                       {member.isDemo ? <DemoBadge /> : null}
+                      {member.mustChangePassword ? <TemporaryPasswordBadge /> : null}
                     </span>
                   </TableCell>
                 </TableRow>

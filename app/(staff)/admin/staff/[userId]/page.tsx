@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AccountControls } from "@/components/staff/account-controls";
-import { AccountStatusBadge, DemoBadge, RoleBadge } from "@/components/staff/badges";
+import { AccountStatusBadge, DemoBadge, RoleBadge, TemporaryPasswordBadge } from "@/components/staff/badges";
 import { EditStaffForm } from "@/components/staff/edit-staff-form";
 import { formatDate, formatDateTime } from "@/components/staff/format";
 import { Card } from "@/components/ui/card";
@@ -35,6 +35,7 @@ export default async function StaffMemberPage({ params }: { params: Promise<{ us
         <RoleBadge role={member.role} />
         <AccountStatusBadge isDisabled={member.disabledAt !== null} />
         {member.isDemo ? <DemoBadge /> : null}
+        {member.mustChangePassword ? <TemporaryPasswordBadge /> : null}
       </div>
       <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
         <Card>
@@ -47,7 +48,11 @@ export default async function StaffMemberPage({ params }: { params: Promise<{ us
         <Card>
           <h2 className="mb-1 text-lg font-bold">Account</h2>
           <p className="mb-4 text-ink-muted">
-            {member.disabledAt ? `Disabled since ${formatDateTime(member.disabledAt)}.` : "Active: can sign in."}
+            {member.disabledAt
+              ? `Disabled since ${formatDateTime(member.disabledAt)}.`
+              : member.mustChangePassword
+                ? "Active: can sign in with the temporary password, and must then choose a new one."
+                : "Active: can sign in."}
           </p>
           {isSelf ? (
             <p className="text-ink-muted">This is your own account: another administrator can disable it or reset its password.</p>

@@ -1,0 +1,119 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { KeyRound } from "lucide-react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { changeTemporaryPassword } from "@/app/change-password/actions";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { applyActionErrors } from "@/lib/actions/form-errors";
+import { changePasswordSchema, PASSWORD_MIN } from "@/lib/staff/password-rules";
+
+type Values = z.input<typeof changePasswordSchema>;
+const fieldNames = ["currentPassword", "newPassword", "confirmPassword"] as const;
+
+/**
+ * The temporary password, the new one and the new one again. Every message shows at once next to
+ * its field, and nothing typed is cleared on a refusal; on success a full page load takes the
+ * staff member to their home with the fresh session.
+ */
+export function ChangePasswordForm({ username }: { username: string }) {
+  const [formError, setFormError] = useState<string>();
+  // Between the answer and the next page loading: the form stays closed.
+  const [isLeaving, setIsLeaving] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<Values, unknown, z.output<typeof changePasswordSchema>>({
+    resolver: zodResolver(changePasswordSchema),
+    defaultValues: { currentPassword: "", newPassword: "", confirmPassword: "" },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(undefined);
+    let result: Awaited<ReturnType<typeof changeTemporaryPassword>>;
+    try {
+      result = await changeTemporaryPassword(values);
+    } catch {
+      setFormError("Veridesk could not be reached. Check the network connection and try again.");
+      return;
+    }
+    if (!result.ok) {
+      const message = applyActionErrors(result, setError, fieldNames);
+      // A refusal on the fields alone needs no second message above them.
+      setFormError(result.code === "VALIDATION" && Object.keys(result.fieldErrors).length > 0 ? undefined : message);
+      return;
+    }
+    setIsLeaving(true);
+    window.location.assign(result.data.home);
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
+      {formError ? (
+        <Alert tone="danger" title="Password not changed" className="mb-4">
+          {formError}
+        </Alert>
+      ) : null}
+      {/* For password managers: which account the new password belongs to. */}
+      <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
+      <fieldset disabled={isSubmitting || isLeaving} className="flex flex-col gap-2">
+        <Field controlId="currentPassword" label="Temporary password" error={errors.currentPassword?.message}>
+          {(describedBy) => (
+            <Input
+              id="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              autoFocus
+              aria-invalid={errors.currentPassword ? true : undefined}
+              aria-describedby={describedBy}
+              className="h-12 text-lg"
+              {...register("currentPassword")}
+            />
+          )}
+        </Field>
+        <Field
+          controlId="newPassword"
+          label="New password"
+          hint={`At least ${PASSWORD_MIN} characters, not the temporary one.`}
+          error={errors.newPassword?.message}
+        >
+          {(describedBy) => (
+            <Input
+              id="newPassword"
+              type="password"
+              autoComplete="new-password"
+              aria-invalid={errors.newPassword ? true : undefined}
+              aria-describedby={describedBy}
+              className="h-12 text-lg"
+              {...register("newPassword")}
+            />
+          )}
+        </Field>
+        <Field controlId="confirmPassword" label="New password again" error={errors.confirmPassword?.message}>
+          {(describedBy) => (
+            <Input
+              id="confirmPassword"
+              type="password"
+              autoComplete="new-password"
+              aria-invalid={errors.confirmPassword ? true : undefined}
+              aria-describedby={describedBy}
+              className="h-12 text-lg"
+              {...register("confirmPassword")}
+            />
+          )}
+        </Field>
+        <Button type="submit" size="lg" isBusy={isSubmitting || isLeaving} className="mt-2 w-full">
+          {isSubmitting || isLeaving ? null : <KeyRound aria-hidden className="size-5" />}
+          {isSubmitting ? "Saving…" : isLeaving ? "Password saved" : "Save new password"}
+        </Button>
+      </fieldset>
+    </form>
+  );
+}
