@@ -58,6 +58,8 @@ const SAMPLE_UUID = "00000000-0000-4000-8000-000000000000";
 export const pages: PageEntry[] = [
   { file: "app/sign-in/page.tsx", url: "/sign-in", audience: { kind: "public", why: "where signed-out staff sign in" } },
   { file: "app/(staff)/page.tsx", url: "/", audience: anyStaff },
+  // Opens only while a temporary password is held (e2e/auth-password-change.spec.ts); others go home.
+  { file: "app/change-password/page.tsx", url: "/change-password", audience: anyStaff },
   { file: "app/(staff)/admin/staff/page.tsx", url: "/admin/staff", audience: holders("staff.manage") },
   { file: "app/(staff)/admin/staff/new/page.tsx", url: "/admin/staff/new", audience: holders("staff.manage") },
   { file: "app/(staff)/admin/staff/[userId]/page.tsx", url: `/admin/staff/${SAMPLE_UUID}`, audience: holders("staff.manage") },
@@ -117,6 +119,7 @@ export const routes: RouteEntry[] = [
 
 export const actions: ActionEntry[] = [
   { file: "app/sign-in/actions.ts", name: "signOut", audience: anyStaff, isSafeToProbe: false },
+  { file: "app/change-password/actions.ts", name: "changeTemporaryPassword", audience: anyStaff, isSafeToProbe: true },
   { file: "app/(staff)/admin/staff/actions.ts", name: "createStaff", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/staff/actions.ts", name: "updateStaff", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/staff/actions.ts", name: "setStaffDisabledState", audience: holders("staff.manage"), isSafeToProbe: true },
