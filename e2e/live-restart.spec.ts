@@ -1,0 +1,93 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { newCustomer } from "./support/customers";
+import { signInWithForm } from "./fixtures/auth";
+import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "./live-support";
+import { demoAccount } from "@/lib/staff/demo-accounts";
+
+/**
+ * The app is killed mid-token (SIGKILL: no goodbye, its watcher's lease and the embedded database
+ * left as they were) while the customer finishes; started again on the same database, it picks
+ * the token up and the teller's page shows the result. A second app of its own, on its own port
+ * and embedded database, so the suite's app is never disturbed.
+ */
+
+const port = Number(process.env.E2E_APP_PORT ?? 3100) + 7;
+const appUrl = `http://127.0.0.1:${port}`;
+const dataDir = mkdtempSync(path.join(tmpdir(), "veridesk-e2e-restart-"));
+
+function startApp(): ChildProcess {
+  return spawn("npx", ["tsx", "--conditions=react-server", "scripts/serve-app.ts"], {
+    detached: true,
+    stdio: "ignore",
+    env: {
+      ...process.env,
+      APP_ENV: "test",
+      PORT: String(port),
+      APP_URL: appUrl,
+      UPSTREAM_BASE_URL: process.env.SANDBOX_URL,
+      PGLITE_DATA_DIR: path.join(dataDir, "pglite"),
+      SERVER_LOG_FILE: path.join(dataDir, "app.log"),
+      E2E_SEED_DEMO: "",
+    },
+  });
+}
+
+async function waitUntilServing(): Promise<void> {
+  await expect
+    .poll(async () => (await fetch(`${appUrl}/sign-in`).catch(() => null))?.status ?? 0, { timeout: 120_000, intervals: [500] })
+    .toBe(200);
+}
+
+/** Process groups of `next start` on our port (serve-app starts it in a group of its own). */
+function nextServerGroups(): number[] {
+  const lines = execFileSync("ps", ["-eo", "pgid=,args="], { encoding: "utf8" }).split("\n");
+  const groups = lines.filter((line) => line.includes(`next start --port ${port}`)).map((line) => Number(line.trim().split(/\s+/)[0]));
+  return [...new Set(groups)].filter((group) => group > 1);
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+let app: ChildProcess | undefined;
+
+test.afterAll(async () => {
+  if (app?.pid !== undefined && app.exitCode === null) {
+    process.kill(-app.pid, "SIGTERM");
+    await exited(app);
+  }
+});
+
+test("a token issued before the app was killed gets its result after the restart", async ({ browser }) => {
+  test.setTimeout(300_000);
+  app = startApp();
+  await waitUntilServing();
+  const context = await browser.newContext({ baseURL: appUrl });
+  const page = await context.newPage();
+  await signInWithForm(page, "teller.kumasi", demoAccount("teller.kumasi").password);
+  await expect(page).toHaveURL(`${appUrl}/`);
+  const { token } = await issueFingerprintToken(page, newCustomer());
+  await expect(page.getByTestId("state-badge")).toHaveText("Waiting for customer");
+
+  // The server dies on the spot; its supervisor (serve-app) ends with it.
+  const groups = nextServerGroups();
+  expect(groups).toHaveLength(1);
+  process.kill(-groups[0]!, "SIGKILL");
+  await exited(app);
+  expect(nextServerGroups()).toEqual([]);
+
+  // Meanwhile the customer is verified at the scanner.
+  await actOnScanner(browser, token, "SUCCESSFUL");
+
+  app = startApp();
+  await waitUntilServing();
+  await page.reload();
+  // Same session (it lives in the database), same token, now with its result.
+  await expect(page.getByTestId("token-value")).toHaveText(token);
+  await expect(page.getByTestId("state-badge")).toHaveText("Successful", { timeout: LIVE_TIMEOUT });
+  await context.close();
+});
