@@ -8,10 +8,9 @@ import type { z } from "zod";
 import { changeTemporaryPassword } from "@/app/change-password/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
 import { applyActionErrors } from "@/lib/actions/form-errors";
 import { changePasswordSchema, PASSWORD_MIN } from "@/lib/staff/password-rules";
+import { PasswordField } from "./password-field";
 
 type Values = z.input<typeof changePasswordSchema>;
 const fieldNames = ["currentPassword", "newPassword", "confirmPassword"] as const;
@@ -64,51 +63,26 @@ export function ChangePasswordForm({ username }: { username: string }) {
       {/* For password managers: which account the new password belongs to. */}
       <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
       <fieldset disabled={isSubmitting || isLeaving} className="flex flex-col gap-2">
-        <Field controlId="currentPassword" label="Temporary password" error={errors.currentPassword?.message}>
-          {(describedBy) => (
-            <Input
-              id="currentPassword"
-              type="password"
-              autoComplete="current-password"
-              autoFocus
-              aria-invalid={errors.currentPassword ? true : undefined}
-              aria-describedby={describedBy}
-              className="h-12 text-lg"
-              {...register("currentPassword")}
-            />
-          )}
-        </Field>
-        <Field
-          controlId="newPassword"
+        <PasswordField
+          registration={register("currentPassword")}
+          label="Temporary password"
+          autoComplete="current-password"
+          autoFocus
+          error={errors.currentPassword?.message}
+        />
+        <PasswordField
+          registration={register("newPassword")}
           label="New password"
           hint={`At least ${PASSWORD_MIN} characters, not the temporary one.`}
+          autoComplete="new-password"
           error={errors.newPassword?.message}
-        >
-          {(describedBy) => (
-            <Input
-              id="newPassword"
-              type="password"
-              autoComplete="new-password"
-              aria-invalid={errors.newPassword ? true : undefined}
-              aria-describedby={describedBy}
-              className="h-12 text-lg"
-              {...register("newPassword")}
-            />
-          )}
-        </Field>
-        <Field controlId="confirmPassword" label="New password again" error={errors.confirmPassword?.message}>
-          {(describedBy) => (
-            <Input
-              id="confirmPassword"
-              type="password"
-              autoComplete="new-password"
-              aria-invalid={errors.confirmPassword ? true : undefined}
-              aria-describedby={describedBy}
-              className="h-12 text-lg"
-              {...register("confirmPassword")}
-            />
-          )}
-        </Field>
+        />
+        <PasswordField
+          registration={register("confirmPassword")}
+          label="New password again"
+          autoComplete="new-password"
+          error={errors.confirmPassword?.message}
+        />
         <Button type="submit" size="lg" isBusy={isSubmitting || isLeaving} className="mt-2 w-full">
           {isSubmitting || isLeaving ? null : <KeyRound aria-hidden className="size-5" />}
           {isSubmitting ? "Saving…" : isLeaving ? "Password saved" : "Save new password"}

@@ -9,6 +9,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { PasswordField } from "./password-field";
 import { signInErrorMessage, signInMessages } from "./sign-in-messages";
 
 const signInSchema = z.object({
@@ -89,19 +90,7 @@ export function SignInForm({ next }: { next: string }) {
             />
           )}
         </Field>
-        <Field controlId="password" label="Password" error={errors.password?.message}>
-          {(describedBy) => (
-            <Input
-              id="password"
-              type="password"
-              autoComplete="current-password"
-              aria-invalid={errors.password ? true : undefined}
-              aria-describedby={describedBy}
-              className="h-12 text-lg"
-              {...register("password")}
-            />
-          )}
-        </Field>
+        <PasswordField registration={register("password")} label="Password" autoComplete="current-password" error={errors.password?.message} />
         <Button type="submit" size="lg" isBusy={isSubmitting} className="mt-2 w-full">
           {isSubmitting ? null : <LogIn aria-hidden className="size-5" />}
           {isSubmitting ? "Signing in…" : "Sign in"}
