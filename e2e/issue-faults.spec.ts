@@ -1,7 +1,7 @@
 import { errorCatalog, type ErrorCode } from "@/lib/errors";
 import type { Page } from "@playwright/test";
 import { newCustomer, secretFormsOf, type TestCustomer } from "./support/customers";
-import { expectNowhere, watchUrls } from "./support/privacy";
+import { expectNowhere, readServerLog, watchUrls } from "./support/privacy";
 import { callsSince, clearFaults, injectFault, markCalls, upstreamPaths, type FaultMode } from "./support/sandbox";
 import { expect, test } from "./support/session";
 import { fillContact, openRemoteForm } from "./support/token-forms";
@@ -11,6 +11,19 @@ import { fillContact, openRemoteForm } from "./support/token-forms";
  * error code. A fault is never shown as a failed verification; a timeout leaves an "outcome
  * unknown" row in the token list.
  */
+
+/** The server log's JSON lines (a line still being written is skipped). */
+function serverLogLines(): Record<string, unknown>[] {
+  return readServerLog()
+    .split("\n")
+    .flatMap((line) => {
+      try {
+        return line.startsWith("{") ? [JSON.parse(line) as Record<string, unknown>] : [];
+      } catch {
+        return [];
+      }
+    });
+}
 
 test.afterEach(async () => {
   await clearFaults();
@@ -54,6 +67,12 @@ for (const { mode, code } of definiteFaults) {
     await expect(alert).not.toContainText(/verification failed/i);
     await expectFormStillFilled(page, customer, reference);
     if (mode === "502-html") await page.screenshot({ path: "/tmp/tokens-fault-502.png", fullPage: true });
+    // The reference the teller reads to support finds the service call in the server log.
+    const supportReference = /Reference for support: (\S+)/.exec((await alert.textContent()) ?? "")?.[1];
+    expect(supportReference).toBeDefined();
+    await expect
+      .poll(() => serverLogLines().some((line) => line.msg === "upstream call failed" && line.requestId === supportReference && line.errorCode === code))
+      .toBe(true);
 
     // The service certainly issued nothing: sending again is a new attempt, and it succeeds.
     await page.getByRole("button", { name: "Issue remote token" }).click();

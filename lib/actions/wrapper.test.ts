@@ -5,6 +5,7 @@ import type { StaffRole } from "@/lib/auth/roles";
 import type { Staff } from "@/lib/auth/types";
 import { AppError } from "@/lib/errors";
 import { createActionWrapper, type ActionLogger } from "./wrapper";
+import { currentRequestId } from "@/lib/request-context";
 
 const ACCRA = "0b7f5f36-0000-4000-8000-00000000acc0";
 const KUMASI = "0b7f5f36-0000-4000-8000-00000000c0a5";
@@ -186,6 +187,16 @@ describe("the action wrapper", () => {
     for (const line of lines) {
       expect(line.bindings).toMatchObject({ requestId: "req-1", action: "test.issue", userId: "user-teller" });
     }
+  });
+
+  it("runs the action inside its request id, for code that has no logger of the request", async () => {
+    const { defineAction } = setUp(fakeStaff("teller"));
+    const action = defineAction({ name: "test.issue", schema: issueSchema, permission: "tokens.issue" }, async () => {
+      await Promise.resolve();
+      return currentRequestId();
+    });
+    expect(await action(validInput)).toEqual({ ok: true, data: "req-1" });
+    expect(currentRequestId()).toBeUndefined();
   });
 
   it("lets framework control flow (redirects) through untouched", async () => {

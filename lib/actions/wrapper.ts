@@ -4,6 +4,7 @@ import { branchScopeFor, type BranchScope } from "@/lib/auth/branch-scope";
 import { hasPermission, type Permission } from "@/lib/auth/permissions";
 import type { Staff } from "@/lib/auth/types";
 import { AppError, errorCatalog, toAppError, type FieldErrors } from "@/lib/errors";
+import { withRequestId } from "@/lib/request-context";
 import type { ActionFailure, ActionResult } from "./result";
 
 /**
@@ -89,7 +90,8 @@ export function createActionWrapper(dependencies: ActionDependencies) {
         const scope = branchScopeFor(staff);
         const context = { input: parsed.data, staff, scope, requestId };
         await definition.authorize?.(context);
-        const data = await run({ ...context, log });
+        // Everything the action calls logs under its request id, the upstream client included.
+        const data = await withRequestId(requestId, () => run({ ...context, log }));
         log.info({}, "action done");
         return { ok: true, data };
       } catch (error) {

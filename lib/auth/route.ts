@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { errorCatalog, toAppError } from "@/lib/errors";
 import { logger, type Logger } from "@/lib/logger";
+import { withRequestId } from "@/lib/request-context";
 import { branchScopeFor, type BranchScope } from "./branch-scope";
 import type { Permission } from "./permissions";
 import { authenticate } from "./session";
@@ -36,7 +37,8 @@ export function staffRoute<P = Promise<Record<string, string | string[]>>>(
         permission: options.permission,
         countsAsActivity: options.countsAsActivity ?? true,
       });
-      return await handler({ request, staff, scope: branchScopeFor(staff), params: segment.params, requestId, log: log.child({ userId: staff.userId }) });
+      const context = { request, staff, scope: branchScopeFor(staff), params: segment.params, requestId, log: log.child({ userId: staff.userId }) };
+      return await withRequestId(requestId, () => handler(context));
     } catch (error) {
       return errorResponse(error, requestId, log);
     }

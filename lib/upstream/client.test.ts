@@ -553,6 +553,24 @@ describe("logging", () => {
     expect(entries[1]).toMatchObject({ status: 200, attempt: 2, errorCode: "UPSTREAM_BAD_RESPONSE", willRetry: false });
   });
 
+  it("puts the id of the staff request it serves on every line", async () => {
+    const { fetch } = scriptFetch({ status: 500, json: {} }, { json: { responsemessage: "Used" } });
+    const logs = captureLogs();
+    const client = createUpstreamClient({
+      baseUrl: "http://upstream.test/",
+      apiKey,
+      timeoutMs: 1_000,
+      logger: logs.logger,
+      requestIdOf: () => "req-42",
+      fetch,
+      retry: { initialDelayMs: 1, maxDelayMs: 2 },
+    });
+
+    await catchAppError(client.checkTokenState("X7Q3BMSA"));
+
+    expect(logs.entries().map((entry) => entry.requestId)).toEqual(["req-42", "req-42"]);
+  });
+
   it("logs a success with the issued token", async () => {
     const { client, logs } = buildClient(remoteTokenAnswer);
 

@@ -19,6 +19,8 @@ export type UpstreamClientOptions = {
   /** Limit for each attempt, body included. */
   timeoutMs: number;
   logger: UpstreamLogger;
+  /** The id of the staff request a call is made for, put on its log lines (lib/request-context). */
+  requestIdOf?: () => string | undefined;
   fetch?: typeof fetch;
   /** Applies to the two GETs only. */
   retry?: Partial<RetryPolicy>;
@@ -65,7 +67,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
     for (let attempt = 1; ; attempt += 1) {
       const startedAt = performance.now();
-      const logFields = { method: plan.method, path: plan.path, token: plan.token, attempt, maxAttempts };
+      const logFields = { requestId: options.requestIdOf?.(), method: plan.method, path: plan.path, token: plan.token, attempt, maxAttempts };
       let status: number | undefined;
       try {
         const reply = await sendRequest(

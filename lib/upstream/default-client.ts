@@ -1,6 +1,7 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
+import { currentRequestId } from "@/lib/request-context";
 import { createUpstreamClient } from "./client";
 import type { UpstreamClient } from "./types";
 
@@ -15,6 +16,7 @@ export function getUpstreamClient(): UpstreamClient {
       apiKey: settings.UPSTREAM_API_KEY,
       timeoutMs: settings.UPSTREAM_TIMEOUT_MS,
       logger: logger.child({ module: "upstream" }),
+      requestIdOf: currentRequestId,
     });
   }
   return defaultClient;
