@@ -60,7 +60,9 @@ export async function startDatabaseUpkeep(): Promise<PgliteUpkeep | null> {
   if (settings.DATABASE_URL) return null;
   const log = logger.child({ module: "db-upkeep" });
   try {
-    return startPgliteUpkeep(await getDb(), { firstAfterMs: 60_000, everyMs: settings.PGLITE_VACUUM_MINUTES * 60_000, log });
+    // The first run soon after start: a database written while the app was down (a seed, an
+    // import, a crash) gets its statistics and visibility map before the first busy hour.
+    return startPgliteUpkeep(await getDb(), { firstAfterMs: 15_000, everyMs: settings.PGLITE_VACUUM_MINUTES * 60_000, log });
   } catch (error) {
     // The database did not open: the app reports that on every request; the watcher retries it.
     log.error({ err: error }, "embedded database upkeep not started: the database did not open");
