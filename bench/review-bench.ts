@@ -11,20 +11,22 @@
  */
 import os from "node:os";
 import { sql } from "drizzle-orm";
-import { Writable } from "node:stream";
+import { Readable, Writable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { pipeline } from "node:stream/promises";
 import type { BranchScope } from "@/lib/auth/branch-scope";
 import type { Database } from "@/lib/db/client";
 import { computeIdNumberIndex } from "@/lib/pii";
 import { maskedExportColumns } from "@/lib/review/csv-columns";
-import { csvNodeStream } from "@/lib/review/csv";
+import { csvPagedWebStream } from "@/lib/review/csv";
+import { readExportPages } from "@/lib/review/export-rows";
 import { demoKnownCustomer, planDemoData, type DemoBranchPlan } from "@/lib/review/demo-data";
 import { writeDemoData } from "@/lib/review/demo-data-writer";
 import { computeFigures } from "@/lib/review/figures";
 import { defaultListQuery, type ReviewListQuery } from "@/lib/review/filters";
 import { buildReconciliation } from "@/lib/review/reconciliation";
 import { bankDayOf } from "@/lib/review/time";
-import { iterateReviewTokens, listReviewTokens, listTokensByIdNumberIndex } from "@/lib/review/token-list";
+import { listReviewTokens, listTokensByIdNumberIndex } from "@/lib/review/token-list";
 import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
 
 const totalTokens = Number(process.env.BENCH_TOKENS ?? 200_000);
@@ -170,7 +172,7 @@ async function measureExport(db: Database, scope: BranchScope): Promise<string> 
   const before = process.memoryUsage();
   let peakRss = before.rss;
   let peakHeap = before.heapUsed;
-  // Sampled every 500 rows from inside the stream: with PGlite in this process, queries resolve
+  // Sampled at every page from inside the stream: with PGlite in this process, queries resolve
   // as microtasks and a timer might never get its turn.
   const sample = () => {
     const usage = process.memoryUsage();
@@ -180,10 +182,12 @@ async function measureExport(db: Database, scope: BranchScope): Promise<string> 
   let bytes = 0;
   let rows = 0;
   const started = performance.now();
+  const pages = countRows(readExportPages(db, scope, {}), (count) => {
+    rows += count;
+    sample();
+  });
   await pipeline(
-    csvNodeStream(maskedExportColumns, countRows(iterateReviewTokens(db, scope, {}), () => {
-      if (++rows % 500 === 0) sample();
-    })),
+    Readable.fromWeb(csvPagedWebStream(maskedExportColumns, pages) as NodeReadableStream<Uint8Array>),
     new Writable({
       write(chunk: Buffer, _encoding, callback) {
         bytes += chunk.length;
@@ -201,10 +205,10 @@ async function measureExport(db: Database, scope: BranchScope): Promise<string> 
   );
 }
 
-async function* countRows<T>(rows: AsyncIterable<T>, onRow: () => void): AsyncGenerator<T> {
-  for await (const row of rows) {
-    onRow();
-    yield row;
+async function* countRows<T>(pages: AsyncIterable<T[]>, onPage: (rows: number) => void): AsyncGenerator<T[]> {
+  for await (const page of pages) {
+    onPage(page.length);
+    yield page;
   }
 }
 

@@ -1,30 +1,33 @@
-import { reviewKindLabels, reviewStateLabels } from "./filters";
+import { maskIdNumber } from "@/lib/pii/mask";
+import { reviewIdTypeLabels, reviewKindLabels, reviewStateLabels } from "./filters";
 import type { CsvColumn } from "./csv";
+import type { ExportTokenRow } from "./export-rows";
 import { formatBankDateTime } from "./format";
-import type { ReviewTokenRow } from "./token-list";
 
 /**
- * The columns of the token export. The masked export is the only one most roles get; the full
- * one adds the decrypted number in a column of its own (head office, audited — ADR 0011).
+ * The columns of the token export, read straight from the export query's rows (export-rows.ts).
+ * No server import here: the end-to-end tests read the header from this file.
+ * The masked export is the only one most roles get; the full one adds the decrypted number in a
+ * column of its own (head office, audited — ADR 0011).
  */
-export const maskedExportColumns: CsvColumn<ReviewTokenRow>[] = [
-  { header: "Created (Accra time)", value: (row) => formatBankDateTime(row.createdAt) },
+export const maskedExportColumns: CsvColumn<ExportTokenRow>[] = [
+  { header: "Created (Accra time)", value: (row) => formatBankDateTime(row.createdAtMs) },
   { header: "Token", value: (row) => row.token },
   { header: "Kind", value: (row) => reviewKindLabels[row.kind] },
-  { header: "ID type", value: (row) => row.idTypeLabel },
-  { header: "ID number (masked)", value: (row) => row.maskedIdNumber },
+  { header: "ID type", value: (row) => reviewIdTypeLabels[row.idType] },
+  { header: "ID number (masked)", value: (row) => maskIdNumber(row.idType, row.idNumberLast4) },
   { header: "Reference", value: (row) => row.reference },
   { header: "State", value: (row) => reviewStateLabels[row.state] },
   { header: "Branch", value: (row) => row.branchName },
   { header: "Teller", value: (row) => row.tellerName },
-  { header: "Issued (Accra time)", value: (row) => formatBankDateTime(row.issuedAt) },
-  { header: "Finished (Accra time)", value: (row) => formatBankDateTime(row.finishedAt) },
-  { header: "Seconds to result", value: (row) => row.secondsToResult },
+  { header: "Issued (Accra time)", value: (row) => formatBankDateTime(row.issuedAtMs) },
+  { header: "Finished (Accra time)", value: (row) => formatBankDateTime(row.finishedAtMs) },
+  { header: "Seconds to result", value: (row) => secondsToResultOf(row) },
   { header: "Transaction number", value: (row) => row.transactionNumber },
   { header: "Error code", value: (row) => row.errorCode },
 ];
 
-export type FullIdExportRow = ReviewTokenRow & { fullIdNumber: string };
+export type FullIdExportRow = ExportTokenRow & { fullIdNumber: string };
 
 export const fullIdExportColumns: CsvColumn<FullIdExportRow>[] = [
   ...(maskedExportColumns as CsvColumn<FullIdExportRow>[]).slice(0, 5),
@@ -33,3 +36,13 @@ export const fullIdExportColumns: CsvColumn<FullIdExportRow>[] = [
 ];
 
 export const maskedExportHeader = maskedExportColumns.map((column) => column.header);
+
+/**
+ * Whole seconds from issue to result, from the two times in milliseconds, as this file has always
+ * written them. The list rounds the stored `ms_to_result` instead, which can differ by one second
+ * only when the times carry microseconds and lie within a millisecond of a half second apart.
+ */
+function secondsToResultOf(row: Pick<ExportTokenRow, "issuedAtMs" | "resultAtMs">): number | null {
+  if (row.issuedAtMs === null || row.resultAtMs === null) return null;
+  return Math.round((row.resultAtMs - row.issuedAtMs) / 1000);
+}

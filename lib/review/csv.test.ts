@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { stringify } from "csv-stringify/sync";
 import { parseCsv } from "./testing/parse-csv";
-import { csvNodeStream, csvResponse, csvWebStream, type CsvColumn } from "./csv";
+import { csvField, csvNodeStream, csvPagedWebStream, csvResponse, csvWebStream, type CsvCell, type CsvColumn } from "./csv";
 
 type Row = { reference: string; count: number; at: Date; masked: string };
 const columns: CsvColumn<Row>[] = [
@@ -76,5 +77,87 @@ describe("review CSV", () => {
       throw new Error("database went away");
     }
     await expect(readAll(failing())).rejects.toThrow("database went away");
+  });
+
+  // csv.ts writes the fields itself (ADR 0013); csv-stringify with the options the exports used
+  // before is the reference, so the files stay byte for byte what they were.
+  const referenceOptions = {
+    bom: true,
+    header: true,
+    escape_formulas: true,
+    record_delimiter: "windows",
+    cast: { date: (value: Date) => value.toISOString(), boolean: (value: boolean) => (value ? "yes" : "no") },
+  } as const;
+  const cellArbitrary: fc.Arbitrary<CsvCell> = fc.oneof(
+    fc.string({ unit: "binary" }),
+    fc.tuple(fc.constantFrom("=", "+", "-", "@", "\t", "\r", "\n", '"', ",", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20", "'"), fc.string({ unit: "grapheme" })).map(([first, rest]) => first + rest),
+    fc.double(),
+    fc.integer({ min: -1_000_000, max: 1_000_000 }),
+    fc.boolean(),
+    fc.date({ noInvalidDate: true }),
+    fc.constantFrom(null, undefined, ""),
+  );
+
+  it("writes every field as csv-stringify does", () => {
+    fc.assert(
+      fc.property(cellArbitrary, (cell) => {
+        expect(csvField(cell) + "\r\n").toBe(stringify([[cell]], { ...referenceOptions, bom: false, header: false }));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("writes whole files, over several pages and chunks, as csv-stringify does", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.string({ unit: "binary" }), { minLength: 1, maxLength: 5 }),
+        fc.array(fc.array(fc.array(cellArbitrary, { minLength: 5, maxLength: 5 }), { maxLength: 4 }), { maxLength: 4 }),
+        async (headers, pages) => {
+          const pageColumns: CsvColumn<CsvCell[]>[] = headers.map((header, index) => ({ header, value: (row) => row[index] }));
+          const bytes = new Uint8Array(await new Response(csvPagedWebStream(pageColumns, pages)).arrayBuffer());
+          const expected = stringify(pages.flat(), { ...referenceOptions, columns: headers.map((header, index) => ({ key: String(index), header })) });
+          expect(Buffer.from(bytes).equals(Buffer.from(expected, "utf8"))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("splits a long file into chunks of at most 64 KiB without breaking a character", async () => {
+    const rows = Array.from({ length: 3_000 }, (_, index) => ({ reference: `R${index} • ${"é".repeat(40)}`, count: index, at, masked: "GHA-•••••789-0" }));
+    const chunks: Uint8Array[] = [];
+    const reader = csvPagedWebStream(columns, [rows.slice(0, 1_000), rows.slice(1_000)]).getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+    expect(Math.max(...chunks.map((chunk) => chunk.byteLength))).toBeLessThanOrEqual(64 * 1024);
+    expect(chunks.length).toBeGreaterThan(3);
+    // Each chunk decodes on its own: no character is cut in two.
+    const decoded = chunks.map((chunk) => new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(chunk)).join("");
+    expect(decoded).toBe(await readAll(rows));
+  });
+
+  it("reads the next page only when the consumer asks, and stops reading when cancelled", async () => {
+    let pagesRead = 0;
+    let isClosed = false;
+    async function* pages() {
+      try {
+        for (let index = 0; index < 100; index++) {
+          pagesRead++;
+          yield [{ reference: `R${index}`, count: index, at, masked: "m" }];
+        }
+      } finally {
+        isClosed = true;
+      }
+    }
+    const reader = csvPagedWebStream(columns, pages()).getReader();
+    expect(pagesRead).toBe(0);
+    await reader.read(); // BOM and header
+    expect(pagesRead).toBe(0);
+    await reader.read();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(pagesRead).toBe(2);
+    await reader.cancel();
+    expect(isClosed).toBe(true);
+    expect(pagesRead).toBe(2);
   });
 });

@@ -5,16 +5,17 @@ import { recordAuditEvent } from "@/lib/audit";
 import type { Database } from "@/lib/db/client";
 import { decryptField, type PiiKeys } from "@/lib/pii";
 import { reviewAuditActions } from "./audit-actions";
-import { csvResponse, csvWebStream } from "./csv";
+import { csvPagedWebStream, csvResponse } from "./csv";
 import { fullIdExportColumns, maskedExportColumns, type FullIdExportRow } from "./csv-columns";
+import { readExportPages } from "./export-rows";
 import { toSearchParams, type ReviewFilters } from "./filters";
 import { bankDayOf } from "./time";
-import { iterateReviewTokens } from "./token-list";
 
 /**
- * The token exports (ADR 0011): the filtered list as CSV, streamed from keyset pages of the
- * database straight into the response, so 200 000 rows cost the server one page of memory.
- * Each export is audited (who, which filters, masked or full) before the first byte leaves.
+ * The token exports (ADRs 0011, 0013): the filtered list as CSV, streamed from keyset pages of
+ * the database straight into the response, a page read only when the client has taken the one
+ * before, so 200 000 rows cost the server about one page of memory. Each export is audited (who,
+ * which filters, masked or full) before the first byte leaves.
  */
 
 type ExportContext = { staff: Staff; scope: BranchScope; requestId: string };
@@ -32,8 +33,8 @@ export async function exportMaskedTokens(db: Database, context: ExportContext, f
     details: { filters: describeFilters(context.scope, filters), idNumbers: "masked" },
     requestId: context.requestId,
   }, db);
-  const rows = iterateReviewTokens(db, context.scope, filters);
-  return csvResponse(csvWebStream(maskedExportColumns, rows), `veridesk-tokens-${bankDayOf(new Date())}.csv`);
+  const pages = readExportPages(db, context.scope, filters);
+  return csvResponse(csvPagedWebStream(maskedExportColumns, pages), `veridesk-tokens-${bankDayOf(new Date())}.csv`);
 }
 
 export async function exportFullIdTokens(db: Database, keys: PiiKeys, context: ExportContext, filters: ReviewFilters, reason: string): Promise<Response> {
@@ -44,11 +45,10 @@ export async function exportFullIdTokens(db: Database, keys: PiiKeys, context: E
     details: { filters: describeFilters(context.scope, filters), idNumbers: "full", reason },
     requestId: context.requestId,
   }, db);
-  async function* withFullNumbers(): AsyncGenerator<FullIdExportRow> {
-    for await (const row of iterateReviewTokens(db, context.scope, filters, { withCiphertext: true })) {
-      const { idNumberEncrypted, ...rest } = row;
-      yield { ...rest, fullIdNumber: decryptField(idNumberEncrypted!, `token_requests.id_number:${row.id}`, keys) };
+  async function* withFullNumbers(): AsyncGenerator<FullIdExportRow[]> {
+    for await (const page of readExportPages(db, context.scope, filters, { withCiphertext: true })) {
+      yield page.map(({ idNumberEncrypted, ...row }) => ({ ...row, fullIdNumber: decryptField(idNumberEncrypted, `token_requests.id_number:${row.id}`, keys) }));
     }
   }
-  return csvResponse(csvWebStream(fullIdExportColumns, withFullNumbers()), `veridesk-tokens-FULL-IDS-${bankDayOf(new Date())}.csv`);
+  return csvResponse(csvPagedWebStream(fullIdExportColumns, withFullNumbers()), `veridesk-tokens-FULL-IDS-${bankDayOf(new Date())}.csv`);
 }

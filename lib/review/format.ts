@@ -22,11 +22,18 @@ function bankOffsetMinutes(ms: number): number {
 
 const pad = (value: number) => String(value).padStart(2, "0");
 
-/** 2026-11-20 09:30:05 — sortable, and Excel reads it as a date-time. */
-export function formatBankDateTime(value: string | Date | null): string {
+// One Date, reused for every call (the function is synchronous, so no two calls share it at
+// once): an export formats three times per row, and under `next start` every `new Date(...)` goes
+// through Next's instrumented Date constructor, whose objects were the garbage that grew the
+// server by 150 MB over 200 000 rows (ADR 0013).
+const scratchDate = new Date(0);
+
+/** 2026-11-20 09:30:05 — sortable, and Excel reads it as a date-time. Numbers are epoch milliseconds. */
+export function formatBankDateTime(value: string | Date | number | null): string {
   if (value === null) return "";
-  const ms = typeof value === "string" ? Date.parse(value) : value.getTime();
-  const local = new Date(ms + bankOffsetMinutes(ms) * 60_000);
+  const ms = typeof value === "number" ? value : typeof value === "string" ? Date.parse(value) : value.getTime();
+  const local = scratchDate;
+  local.setTime(ms + bankOffsetMinutes(ms) * 60_000);
   return `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())} ${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
 }
 

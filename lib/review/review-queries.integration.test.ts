@@ -17,7 +17,8 @@ import { parseCsv } from "./testing/parse-csv";
 import { buildReconciliation } from "./reconciliation";
 import { defaultListQuery, type ReviewListQuery } from "./filters";
 import { bankDayOf } from "./time";
-import { countLimit, iterateReviewTokens, listReviewTokens, listTokensByIdNumberIndex } from "./token-list";
+import { countLimit, listReviewTokens, listTokensByIdNumberIndex } from "./token-list";
+import { readExportPages } from "./export-rows";
 import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "./testing/scratch-database";
 
 /**
@@ -129,10 +130,10 @@ function defineReviewTests(createDatabase: () => Promise<ScratchDatabase>) {
 
   it("iterates every matching row once, in keyset batches, for the export", async () => {
     const seen = new Set<string>();
-    for await (const row of iterateReviewTokens(db, all, { kind: "fingerprint" }, { batchSize: 97 })) seen.add(row.id);
+    for await (const page of readExportPages(db, all, { kind: "fingerprint" }, { pageSize: 97 })) for (const row of page) seen.add(row.id);
     expect(seen.size).toBe(await count("kind = 'fingerprint'"));
     const formula = [];
-    for await (const row of iterateReviewTokens(db, all, { reference: "=HYPERLINK" })) formula.push(row.reference);
+    for await (const page of readExportPages(db, all, { reference: "=HYPERLINK" })) formula.push(...page.map((row) => row.reference));
     expect(formula).toEqual([demoFormulaReference]);
   });
 

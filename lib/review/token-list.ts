@@ -209,44 +209,6 @@ export async function countCapped(db: Database, where: SQL | undefined): Promise
   return total > countLimit ? { total: countLimit, isCapped: true } : { total, isCapped: false };
 }
 
-/**
- * Every matching row, newest first, read in keyset pages of `batchSize` — for the CSV export,
- * which streams them out as they come. Memory stays at one page whatever the total.
- */
-export async function* iterateReviewTokens(
-  db: Database,
-  scope: BranchScope,
-  filters: ReviewFilters,
-  options: { batchSize?: number; withCiphertext?: boolean } = {},
-): AsyncGenerator<ReviewTokenRow & { idNumberEncrypted?: string }> {
-  const batchSize = options.batchSize ?? 1_000;
-  const where = reviewConditions(scope, filters);
-  // The cursor is the timestamp as PostgreSQL prints it: a JS Date would cut microseconds off,
-  // and rows inside the cut-off microseconds would be skipped.
-  let after: { createdAt: string; id: string } | null = null;
-  for (;;) {
-    const keyset: SQL | undefined = after
-      ? sql`(${tokenRequests.createdAt}, ${tokenRequests.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
-      : undefined;
-    const columns = { ...rowColumns, cursorAt: sql<string>`${tokenRequests.createdAt}::text` };
-    const rows = (await db
-      .select(options.withCiphertext ? { ...columns, idNumberEncrypted: tokenRequests.idNumberEncrypted } : columns)
-      .from(tokenRequests)
-      .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
-      .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
-      .where(and(where, keyset))
-      .orderBy(desc(tokenRequests.createdAt), desc(tokenRequests.id))
-      .limit(batchSize)) as (RawRow & { cursorAt: string; idNumberEncrypted?: string })[];
-    for (const raw of rows) {
-      const row = toRow(raw);
-      yield options.withCiphertext ? { ...row, idNumberEncrypted: raw.idNumberEncrypted } : row;
-    }
-    if (rows.length < batchSize) return;
-    const last = rows.at(-1)!;
-    after = { createdAt: last.cursorAt, id: last.id };
-  }
-}
-
 /** Rows matching a condition built elsewhere in lib/review (reconciliation's follow-up list). */
 export async function listReviewTokensWhere(db: Database, where: SQL | undefined, orderBy: SQL[], limit: number): Promise<ReviewTokenRow[]> {
   const rows = await baseSelect(db).where(where).orderBy(...orderBy).limit(limit);
