@@ -11,14 +11,22 @@ import { keyIdOf, type PiiKeys } from "@/lib/pii";
  * A throw-away database for the review integration tests and the benchmark: a PGlite directory
  * under the OS temp dir, or a fresh database beside a PostgreSQL URL. Never the developer's own.
  */
-export type ScratchDatabase = { opened: OpenedDatabase; label: string; destroy(): Promise<void> };
+export type ScratchDatabase = {
+  opened: OpenedDatabase;
+  label: string;
+  /** How another process (an app server started by a benchmark) reaches the same database. */
+  connection: { pgliteDataDir: string } | { databaseUrl: string };
+  destroy(): Promise<void>;
+};
 
 export async function createScratchPglite(prefix = "veridesk-review-"): Promise<ScratchDatabase> {
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  const opened = await openDatabase({ pgliteDataDir: path.join(tempDir, "pglite"), label: "review scratch database" });
+  const pgliteDataDir = path.join(tempDir, "pglite");
+  const opened = await openDatabase({ pgliteDataDir, label: "review scratch database" });
   return {
     opened,
     label: "PGlite",
+    connection: { pgliteDataDir },
     destroy: async () => {
       await opened.close();
       fs.rmSync(tempDir, { recursive: true, force: true });
@@ -44,6 +52,7 @@ export async function createScratchPostgres(baseUrl: string, prefix = "veridesk_
   return {
     opened,
     label: "PostgreSQL",
+    connection: { databaseUrl: runUrl.toString() },
     destroy: async () => {
       await opened.close();
       await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
