@@ -22,7 +22,7 @@ export const maskedExportColumns: CsvColumn<ExportTokenRow>[] = [
   { header: "Teller", value: (row) => row.tellerName },
   { header: "Issued (Accra time)", value: (row) => formatBankDateTime(row.issuedAtMs) },
   { header: "Finished (Accra time)", value: (row) => formatBankDateTime(row.finishedAtMs) },
-  { header: "Seconds to result", value: (row) => secondsToResultOf(row) },
+  { header: "Seconds to result", value: (row) => (row.msToResult === null ? null : Math.round(row.msToResult / 1000)) },
   { header: "Transaction number", value: (row) => row.transactionNumber },
   { header: "Error code", value: (row) => row.errorCode },
 ];
@@ -36,13 +36,3 @@ export const fullIdExportColumns: CsvColumn<FullIdExportRow>[] = [
 ];
 
 export const maskedExportHeader = maskedExportColumns.map((column) => column.header);
-
-/**
- * Whole seconds from issue to result, from the two times in milliseconds, as this file has always
- * written them. The list rounds the stored `ms_to_result` instead, which can differ by one second
- * only when the times carry microseconds and lie within a millisecond of a half second apart.
- */
-function secondsToResultOf(row: Pick<ExportTokenRow, "issuedAtMs" | "resultAtMs">): number | null {
-  if (row.issuedAtMs === null || row.resultAtMs === null) return null;
-  return Math.round((row.resultAtMs - row.issuedAtMs) / 1000);
-}

@@ -38,7 +38,8 @@ export type ExportTokenRow = {
   tellerName: string;
   issuedAtMs: number | null;
   finishedAtMs: number | null;
-  resultAtMs: number | null;
+  /** The stored time to result (ADR 0014): the same number the list and the figures use. */
+  msToResult: number | null;
   transactionNumber: string | null;
   errorCode: string | null;
 };
@@ -64,7 +65,7 @@ const exportColumns = {
   tellerName: authUsers.name,
   issuedAtMs: epochMs<number | null>(tokenRequests.issuedAt),
   finishedAtMs: epochMs<number | null>(tokenRequests.finishedAt),
-  resultAtMs: epochMs<number | null>(tokenRequests.resultAt),
+  msToResult: tokenRequests.msToResult,
   transactionNumber: tokenRequests.transactionNumber,
   errorCode: tokenRequests.errorCode,
 };
