@@ -5,10 +5,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { eq, inArray } from "drizzle-orm";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
 import { auditEvents, authUsers, branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
+import { createScratchPglite, createScratchPostgres } from "@/lib/review/testing/scratch-database";
 import { createUpstreamClient } from "@/lib/upstream";
 import type { UpstreamClient } from "@/lib/upstream";
 import { createDrizzleWatcherStore } from "./drizzle-store";
@@ -233,40 +233,24 @@ async function expectEachTokenPolledOnce(open: () => Promise<OpenedDatabase[]>):
 
 describe("two watchers on one database", () => {
   it("PGlite (one process): each due token is polled once", async () => {
-    const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-watcher-pair-"));
+    const scratch = await createScratchPglite("veridesk-watcher-pair-");
     try {
-      await expectEachTokenPolledOnce(async () => {
-        const opened = await openDatabase({ pgliteDataDir: path.join(tempDir, "pglite"), label: "watcher pair test" });
-        return [opened, opened];
-      });
+      await expectEachTokenPolledOnce(async () => [scratch.opened, scratch.opened]);
     } finally {
-      fs.rmSync(tempDir, { recursive: true, force: true });
+      await scratch.destroy();
     }
   });
 
   const testDatabaseUrl = process.env.TEST_DATABASE_URL;
   it.runIf(testDatabaseUrl)("PostgreSQL (two connection pools, as two instances): each due token is polled once", async () => {
-    const name = `veridesk_watcher_${process.pid}_${Date.now()}`;
-    const runUrl = new URL(testDatabaseUrl!);
-    runUrl.pathname = `/${name}`;
-    const admin = async (text: string) => {
-      const client = new pg.Client({ connectionString: testDatabaseUrl });
-      await client.connect();
-      try {
-        await client.query(text);
-      } finally {
-        await client.end();
-      }
-    };
-    await admin(`CREATE DATABASE "${name}"`);
+    const scratch = await createScratchPostgres(testDatabaseUrl!, "veridesk_watcher");
     try {
       await expectEachTokenPolledOnce(async () => {
-        const first = await openDatabase({ databaseUrl: runUrl.toString(), pgliteDataDir: "unused", label: "watcher pair A" });
-        const second = await openDatabase({ databaseUrl: runUrl.toString(), pgliteDataDir: "unused", label: "watcher pair B" });
-        return [first, second];
+        const second = await openDatabase({ ...scratch.connection, pgliteDataDir: "unused", label: "watcher pair B" });
+        return [scratch.opened, second];
       });
     } finally {
-      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await scratch.destroy();
     }
   });
 });
