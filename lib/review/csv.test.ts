@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { parseCsv } from "./testing/parse-csv";
-import { csvNodeStream, csvPagedWebStream, csvResponse, csvWebStream, type CsvColumn } from "./csv";
+import { csvPagedWebStream, csvResponse, csvWebStream, type CsvColumn } from "./csv";
 
 type Row = { reference: string; count: number; at: Date; masked: string };
 const columns: CsvColumn<Row>[] = [
@@ -12,9 +12,7 @@ const columns: CsvColumn<Row>[] = [
 ];
 
 async function readAll(rows: Iterable<Row> | AsyncIterable<Row>): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of csvNodeStream(columns, rows)) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.from(await new Response(csvWebStream(columns, rows)).arrayBuffer()).toString("utf8");
 }
 
 const at = new Date("2026-11-20T09:30:00.000Z");

@@ -1,6 +1,4 @@
 import "server-only";
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { stringify } from "csv-stringify/sync";
 
 /**
@@ -50,9 +48,8 @@ const chunkBytes = 64 * 1024;
 const encoder = new TextEncoder();
 
 /**
- * UTF-8 into fixed 64 KiB buffers: one short string per row and no string per page (a page's
- * text, two bytes a character once it holds a "•", would soon exceed V8's 128 KiB limit for
- * ordinary objects and be allocated where only a full collection frees it).
+ * UTF-8 into fixed 64 KiB buffers, which become the response's chunks: no Buffer per page, and
+ * no chunk too large for the socket to take at once.
  */
 class ChunkWriter {
   private chunk = new Uint8Array(chunkBytes);
@@ -129,11 +126,6 @@ export function csvPagedWebStream<Row>(
 /** The same for a source of single rows (grouped into chunks of a few hundred rows). */
 export function csvWebStream<Row>(columns: readonly CsvColumn<Row>[], rows: AsyncIterable<Row> | Iterable<Row>): ReadableStream<Uint8Array> {
   return csvPagedWebStream(columns, inPages(rows, rowsPerPage));
-}
-
-/** A Node stream of the same CSV text (scripts and tests). */
-export function csvNodeStream<Row>(columns: readonly CsvColumn<Row>[], rows: AsyncIterable<Row> | Iterable<Row>): Readable {
-  return Readable.fromWeb(csvWebStream(columns, rows) as NodeReadableStream<Uint8Array>);
 }
 
 /** A download response: no caching anywhere (the file holds customer data), a safe file name. */
