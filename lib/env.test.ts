@@ -45,4 +45,14 @@ describe("parseEnv", () => {
     });
     expect(settings.AUTH_SECRET).not.toBe(LOCAL_AUTH_SECRET);
   });
+
+  it("reads the trusted-proxy setting, one kind at a time", () => {
+    expect(parseEnv({}).TRUSTED_PROXY_HOPS).toBeUndefined();
+    expect(parseEnv({ TRUSTED_PROXY_HOPS: "1" }).TRUSTED_PROXY_HOPS).toBe(1);
+    expect(parseEnv({ TRUSTED_PROXY_CIDRS: "10.0.0.0/8, 192.168.4.2" }).TRUSTED_PROXY_CIDRS).toEqual(["10.0.0.0/8", "192.168.4.2"]);
+    expect(parseEnv({ CLIENT_IP_HEADER: "X-Real-IP" }).CLIENT_IP_HEADER).toBe("x-real-ip");
+    expect(() => parseEnv({ TRUSTED_PROXY_CIDRS: "10.0.0.0/8,everyone" })).toThrow(/TRUSTED_PROXY_CIDRS/);
+    expect(() => parseEnv({ TRUSTED_PROXY_HOPS: "0" })).toThrow(/TRUSTED_PROXY_HOPS/);
+    expect(() => parseEnv({ TRUSTED_PROXY_HOPS: "1", TRUSTED_PROXY_CIDRS: "10.0.0.1" })).toThrow(/either/);
+  });
 });

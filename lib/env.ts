@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { isValidCidr } from "@/lib/auth/client-ip";
 
 /**
  * Every setting of Veridesk in one schema, read once. A bad or missing value stops the app at
@@ -63,13 +64,33 @@ export const envSchema = z
      * in a local or test run means a pair generated once and kept under `.data/`; production
      * refuses to issue tokens without both (lib/pii/keys.ts, ADR 0006).
      */
+    /**
+     * Who may tell Veridesk the client's IP address (lib/auth/client-ip.ts). Unset: nobody, and
+     * `X-Forwarded-For` is ignored. Behind a load balancer set ONE of: the number of proxies that
+     * append to the header, or the balancers' addresses/networks (comma-separated CIDRs).
+     */
+    TRUSTED_PROXY_HOPS: z.coerce.number().int().min(1).max(10).optional(),
+    TRUSTED_PROXY_CIDRS: z
+      .string()
+      .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
+      .refine((entries) => entries.length > 0 && entries.every(isValidCidr), "must be comma-separated IP addresses or CIDR ranges")
+      .optional(),
+    /** The header the balancer writes the client address into. */
+    CLIENT_IP_HEADER: z
+      .string()
+      .regex(/^[A-Za-z0-9-]+$/, "must be a header name")
+      .transform((value) => value.toLowerCase())
+      .default("x-forwarded-for"),
     PII_ENCRYPTION_KEY: z.string().refine(isThirtyTwoByteKey, "must be 32 bytes, base64 or hex encoded").optional(),
     PII_INDEX_KEY: z.string().refine(isThirtyTwoByteKey, "must be 32 bytes, base64 or hex encoded").optional(),
   })
   .superRefine((settings, context) => {
-    if (settings.APP_ENV !== "production") return;
     const refuse = (path: string, message: string) =>
       context.addIssue({ code: "custom", path: [path], message });
+    if (settings.TRUSTED_PROXY_HOPS && settings.TRUSTED_PROXY_CIDRS) {
+      refuse("TRUSTED_PROXY_CIDRS", "set either TRUSTED_PROXY_HOPS or TRUSTED_PROXY_CIDRS, not both");
+    }
+    if (settings.APP_ENV !== "production") return;
     if (!settings.DATABASE_URL) refuse("DATABASE_URL", "is required in production (PostgreSQL)");
     if (settings.AUTH_SECRET === LOCAL_AUTH_SECRET) refuse("AUTH_SECRET", "must be set to a secret of your own in production");
     if (settings.UPSTREAM_API_KEY === SANDBOX_API_KEY) refuse("UPSTREAM_API_KEY", "must be the bank's key in production, not the sandbox key");

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthMiddleware, getIP } from "better-auth/api";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { username } from "better-auth/plugins";
 import { eq } from "drizzle-orm";
@@ -15,7 +15,8 @@ import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/staff/password-rules";
 import { normalizeUsername, USERNAME_MAX, USERNAME_MIN } from "@/lib/staff/username";
 import { COOKIE_PREFIX } from "./constants";
 import { LOCKED_MESSAGE } from "./lockout";
-import { clearFailedSignIns, countFailedSignIn, lockedUntilFor } from "./lockout-store";
+import { resolveClientIp } from "./client-ip";
+import { claimSignInAttempt, clearFailedSignIns, countFailedSignIn, isCountableUsername, releaseSignInAttempt } from "./lockout-store";
 
 /**
  * better-auth, configured for Veridesk (ADR 0003): username + password, sessions in the database,
@@ -28,6 +29,12 @@ import { clearFailedSignIns, countFailedSignIn, lockedUntilFor } from "./lockout
  */
 
 export const SIGN_IN_PATH = "/sign-in/username";
+
+/**
+ * Where the client address resolved through the trusted-proxy setting travels into better-auth.
+ * `handleAuthRequest` deletes whatever a client sent under this name before setting it.
+ */
+const RESOLVED_IP_HEADER = "x-veridesk-client-ip";
 
 /** Error codes better-auth answers the sign-in form with, besides its own. */
 export const signInErrorCodes = {
@@ -78,8 +85,11 @@ function buildAuth(db: Database) {
       customRules: {
         // Per client IP; a branch's counters often share one address, hence not 3 per 10 s. The
         // per-username lock-out (lockout.ts) is what stops password guessing. Automated test runs
-        // sign in far more often than a branch does.
-        [SIGN_IN_PATH]: { window: 60, max: settings.APP_ENV === "test" ? 1000 : 30 },
+        // sign in far more often than a branch does. Without a trusted client address there is
+        // no per-IP limit at all: one bucket shared by every branch would let one guesser lock
+        // the whole bank out (client-ip.ts).
+        [SIGN_IN_PATH]: (request) =>
+          request.headers.has(RESOLVED_IP_HEADER) ? { window: 60, max: settings.APP_ENV === "test" ? 1000 : 30 } : false,
       },
     },
     advanced: {
@@ -87,6 +97,8 @@ function buildAuth(db: Database) {
       cookiePrefix: COOKIE_PREFIX,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: isProduction },
       database: { generateId: () => randomUUID() },
+      // Only the address handleAuthRequest resolved; never a header straight from the client.
+      ipAddress: { ipAddressHeaders: [RESOLVED_IP_HEADER] },
     },
     logger: {
       // Not "error"/"warn": at those levels better-auth also prints every refused request to the
@@ -107,27 +119,31 @@ function buildAuth(db: Database) {
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path !== SIGN_IN_PATH) return;
-        const typed = typeof ctx.body?.username === "string" ? normalizeUsername(ctx.body.username) : "";
-        if (!typed) return;
-        const lockedUntil = await lockedUntilFor(typed);
-        if (!lockedUntil) return;
+        const typed = typedUsername(ctx.body);
+        // Not a possible username: better-auth refuses it without checking any password.
+        if (!isCountableUsername(typed)) return;
+        // The guess is counted here, before its password is checked (lockout.ts).
+        const claim = await claimSignInAttempt(typed);
+        if (claim.isAllowed) return;
         const requestId = randomUUID();
-        logger.info({ requestId, username: typed, lockedUntil }, "sign-in refused: username locked");
-        await recordAuditEvent({
-          action: "auth.sign_in_failed",
-          actor: null,
-          actorLabel: typed,
-          branchId: await branchOfUsername(db, typed),
-          details: { reason: "locked", lockedUntil: lockedUntil.toISOString(), ip: clientIp(ctx.request, ctx.headers) },
-          requestId,
-        });
+        logger.info({ requestId, username: typed, lockedUntil: claim.lockedUntil }, "sign-in refused: username locked");
+        if (isFirstRefusalOfLock(typed, claim.lockedUntil)) {
+          await recordAuditEvent({
+            action: "auth.sign_in_failed",
+            actor: null,
+            actorLabel: typed,
+            branchId: await branchOfUsername(db, typed),
+            details: { reason: "locked", lockedUntil: claim.lockedUntil.toISOString(), ip: resolvedIp(ctx.headers) },
+            requestId,
+          });
+        }
         throw new APIError("TOO_MANY_REQUESTS", { code: signInErrorCodes.locked, message: LOCKED_MESSAGE });
       }),
       after: createAuthMiddleware(async (ctx) => {
         if (ctx.path !== SIGN_IN_PATH) return;
-        const typed = typeof ctx.body?.username === "string" ? normalizeUsername(ctx.body.username) : "";
+        const typed = typedUsername(ctx.body);
         const requestId = randomUUID();
-        const ip = clientIp(ctx.request, ctx.headers);
+        const ip = resolvedIp(ctx.headers);
         const newSession = ctx.context.newSession;
         if (newSession) {
           await clearFailedSignIns(typed);
@@ -143,10 +159,14 @@ function buildAuth(db: Database) {
           });
           return;
         }
+        if (!isCountableUsername(typed)) return;
         const returned = ctx.context.returned;
         const code = returned instanceof APIError ? (returned.body?.code as string | undefined) : undefined;
+        // The before hook refused it already (and audited the refusal).
+        if (code === signInErrorCodes.locked) return;
         if (code === signInErrorCodes.disabled || code === signInErrorCodes.demoRefused) {
-          // The password was right: not a guess, so not counted towards the lock-out.
+          // The password was right: not a guess, so it gives its place in the count back.
+          await releaseSignInAttempt(typed);
           logger.info({ requestId, username: typed, code }, "sign-in refused");
           await recordAuditEvent({
             action: "auth.sign_in_failed",
@@ -158,7 +178,6 @@ function buildAuth(db: Database) {
           });
           return;
         }
-        if (!typed) return;
         const { hasJustLocked, state } = await countFailedSignIn(typed);
         logger.info({ requestId, username: typed, code, hasJustLocked }, "sign-in failed");
         const branchId = await branchOfUsername(db, typed);
@@ -228,9 +247,28 @@ async function profileOf(db: Database, userId: string) {
   return profile;
 }
 
-function clientIp(request: Request | undefined, headers: Headers | undefined): string | null {
-  const source = request ?? headers;
-  return source ? getIP(source, {}) : null;
+/**
+ * Refusals of a locked username are audited once per lock and instance, not once per request: a
+ * signed-out stranger hammering the form must not be able to grow the audit trail without bound.
+ * The lock itself is audited (`auth.locked_out`), and every refusal is still logged.
+ */
+const auditedRefusals = new Map<string, number>();
+const AUDITED_REFUSALS_MAX = 10_000;
+
+function isFirstRefusalOfLock(username: string, lockedUntil: Date): boolean {
+  if (auditedRefusals.get(username) === lockedUntil.getTime()) return false;
+  if (auditedRefusals.size >= AUDITED_REFUSALS_MAX) auditedRefusals.clear();
+  auditedRefusals.set(username, lockedUntil.getTime());
+  return true;
+}
+
+function typedUsername(body: unknown): string {
+  const raw = (body as { username?: unknown } | undefined)?.username;
+  return typeof raw === "string" ? normalizeUsername(raw) : "";
+}
+
+function resolvedIp(headers: Headers | undefined): string | null {
+  return headers?.get(RESOLVED_IP_HEADER) ?? null;
 }
 
 export type Auth = ReturnType<typeof buildAuth>;
@@ -245,4 +283,18 @@ export function getAuth(): Promise<Auth> {
     globalForAuth.verideskAuth = undefined;
   });
   return globalForAuth.verideskAuth;
+}
+
+/**
+ * better-auth's HTTP handler, given the client address the trusted-proxy setting vouches for
+ * (client-ip.ts) and nothing a client wrote under our header's name.
+ */
+export async function handleAuthRequest(request: Request): Promise<Response> {
+  const auth = await getAuth();
+  const headers = new Headers(request.headers);
+  headers.delete(RESOLVED_IP_HEADER);
+  const ip = resolveClientIp(request.headers, env());
+  if (ip) headers.set(RESOLVED_IP_HEADER, ip);
+  const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+  return auth.handler(new Request(request.url, { method: request.method, headers, body, signal: request.signal }));
 }

@@ -45,6 +45,21 @@ describe("safeNextPath", () => {
     ["/\\evil.example", "/"],
     ["/sign-in?next=/", "/"],
     ["/api/auth/session", "/"],
+    // Tabs and newlines are dropped by the browser's URL parser: these are other hosts.
+    ["/\t/evil.example/x", "/"],
+    ["/\n/evil.example/x", "/"],
+    ["/\r/evil.example/x", "/"],
+    [decodeURIComponent("/%09/evil.example/x"), "/"],
+    ["/\t\\evil.example", "/"],
+    ["/.//evil.example/x", "/"],
+    ["/%2e//evil.example", "/"],
+    ["\t/evil.example", "/"],
+    ["javascript:alert(1)", "/"],
+    ["/sign-in/../sign-in", "/"],
+    ["/tokens/../api/tokens", "/"],
+    // Harmless paths come back as the browser would resolve them.
+    ["/tokens/./new", "/tokens/new"],
+    ["/review?from=2026-11-01#list", "/review?from=2026-11-01#list"],
   ])("turns %j into %j", (next, expected) => {
     expect(safeNextPath(next)).toBe(expected);
   });

@@ -27,11 +27,32 @@ export function shouldRecordActivity(lastActiveAt: Date, now: Date): boolean {
 /** The idle warning appears this long before the end. */
 export const IDLE_WARNING_MS = 2 * 60_000;
 
-/** A path is safe to return to after sign-in only if it is a local path (no open redirect). */
+/**
+ * Any origin will do as the base: only whether `next` stays on it matters. A fixed one keeps this
+ * pure (the browser resolves `next` against the real origin the same way).
+ */
+const RESOLVING_ORIGIN = "https://veridesk.invalid";
+
+/**
+ * The path to return to after sign-in: `next` only if the browser would stay on this origin.
+ * It is resolved the way the browser resolves it (`new URL`, which drops tabs and newlines and
+ * reads `\` as `/`) and compared by origin, with nothing stripped beforehand, so `/%09/evil.example`
+ * and friends cannot pass as paths. The answer is the resolved path, never the raw text.
+ */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
-  if (next.startsWith("/sign-in") || next.startsWith("/api/")) return "/";
-  return next;
+  if (!next || !next.startsWith("/")) return "/";
+  let resolved: URL;
+  try {
+    resolved = new URL(next, RESOLVING_ORIGIN);
+  } catch {
+    return "/";
+  }
+  if (resolved.origin !== RESOLVING_ORIGIN) return "/";
+  // `/.//evil.example` resolves on this origin to the path `//evil.example`, which a browser
+  // given it as a Location would read as another host.
+  if (resolved.pathname.startsWith("//") || resolved.pathname.startsWith("/\\")) return "/";
+  if (resolved.pathname === "/sign-in" || resolved.pathname.startsWith("/sign-in/") || resolved.pathname.startsWith("/api/")) return "/";
+  return `${resolved.pathname}${resolved.search}${resolved.hash}`;
 }
 
 /** How long a session has left, as durations (for the browser, whose clock may be wrong). */

@@ -1,4 +1,4 @@
-import { getAuth, SIGN_IN_PATH } from "@/lib/auth/server";
+import { handleAuthRequest, SIGN_IN_PATH } from "@/lib/auth/server";
 
 /**
  * better-auth's HTTP endpoints, narrowed to the one the browser needs: sign-in. Sign-out, the
@@ -13,8 +13,7 @@ async function handle(request: Request): Promise<Response> {
   if (!exposed.has(`${request.method} ${pathname}`)) {
     return Response.json({ error: { code: "NOT_FOUND", message: "We could not find that." } }, { status: 404 });
   }
-  const auth = await getAuth();
-  return auth.handler(request);
+  return handleAuthRequest(request);
 }
 
 export const GET = handle;
