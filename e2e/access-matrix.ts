@@ -65,6 +65,7 @@ export const pages: PageEntry[] = [
   { file: "app/(staff)/admin/staff/[userId]/page.tsx", url: `/admin/staff/${SAMPLE_UUID}`, audience: holders("staff.manage") },
   { file: "app/(staff)/admin/branches/page.tsx", url: "/admin/branches", audience: holders("staff.manage") },
   { file: "app/(staff)/admin/audit/page.tsx", url: "/admin/audit", audience: holders("audit.read") },
+  { file: "app/(staff)/admin/purposes/page.tsx", url: "/admin/purposes", audience: holders("compliance.manage") },
   { file: "app/(staff)/tokens/page.tsx", url: "/tokens", audience: holders("tokens.view") },
   {
     file: "app/(staff)/tokens/[id]/page.tsx",
@@ -126,6 +127,8 @@ export const actions: ActionEntry[] = [
   { file: "app/(staff)/admin/staff/actions.ts", name: "resetPassword", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/branches/actions.ts", name: "createBranch", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/branches/actions.ts", name: "renameBranch", audience: holders("staff.manage"), isSafeToProbe: true },
+  { file: "app/(staff)/admin/purposes/actions.ts", name: "createPurpose", audience: holders("compliance.manage"), isSafeToProbe: true },
+  { file: "app/(staff)/admin/purposes/actions.ts", name: "updatePurpose", audience: holders("compliance.manage"), isSafeToProbe: true },
   { file: "app/(staff)/tokens/new/fingerprint/actions.ts", name: "issueFingerprintTokenAction", audience: holders("tokens.issue"), isSafeToProbe: true },
   { file: "app/(staff)/tokens/new/remote/actions.ts", name: "issueRemoteTokenAction", audience: holders("tokens.issue"), isSafeToProbe: true },
   { file: "app/(staff)/review/actions.ts", name: "searchByIdNumberAction", audience: holders("tokens.export"), isSafeToProbe: true },

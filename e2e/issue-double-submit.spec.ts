@@ -3,6 +3,7 @@ import { newCustomer, type TestCustomer } from "./support/customers";
 import { callsSince, markCalls, upstreamPaths } from "./support/sandbox";
 import { callAction, captureNextAction, readActionResult } from "./support/server-actions";
 import { expect, test } from "./support/session";
+import { choosePurpose } from "./support/token-forms";
 
 /** Nothing doubled: every way of sending one form twice yields one upstream POST and one token row. */
 
@@ -10,6 +11,7 @@ async function fillFingerprintForm(page: Page, customer: TestCustomer, reference
   await page.goto("/tokens/new/fingerprint");
   await page.getByLabel("Ghana Card number").fill(customer.ghanaCardNumber);
   await page.getByLabel("Reference").fill(reference);
+  await choosePurpose(page, "KYC refresh");
 }
 
 async function expectOneRow(page: Page, reference: string): Promise<void> {

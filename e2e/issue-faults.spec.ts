@@ -41,7 +41,7 @@ async function expectFormStillFilled(page: Page, customer: TestCustomer, referen
   await expect(page.getByLabel("Customer's mobile number")).toHaveValue(customer.phoneTyped);
   await expect(page.getByLabel("E-mail")).toHaveValue(customer.email);
   await expect(page.getByLabel("Reference")).toHaveValue(reference);
-  await expect(page.getByRole("textbox", { name: /^Purpose/ })).toHaveValue("Account opening");
+  await expect(page.getByRole("combobox", { name: "Purpose" })).toHaveValue("Account opening");
   await expect(page.getByRole("button", { name: "Issue remote token" })).toBeEnabled();
 }
 

@@ -2,7 +2,7 @@ import { newCustomer, secretFormsOf } from "./support/customers";
 import { expectNowhere, watchUrls } from "./support/privacy";
 import { callsSince, markCalls, messagesFor, upstreamPaths } from "./support/sandbox";
 import { expect, test } from "./support/session";
-import { shownToken, submitAndOpenToken } from "./support/token-forms";
+import { choosePurpose, shownToken, submitAndOpenToken } from "./support/token-forms";
 
 test("a teller issues a fingerprint token: one JSON call with exactly the spec's fields, then the token page", async ({ page }) => {
   const customer = newCustomer();
@@ -18,8 +18,8 @@ test("a teller issues a fingerprint token: one JSON call with exactly the spec's
   await cardInput.pressSequentially(customer.ghanaCardNumber.replace(/-/g, " ").toLowerCase());
   await expect(cardInput).toHaveValue(customer.ghanaCardNumber);
   await page.getByLabel("Reference").fill(customer.phoneTyped);
-  await page.getByRole("button", { name: "KYC refresh", exact: true }).click();
-  await expect(page.getByRole("textbox", { name: /^Purpose/ })).toHaveValue("KYC refresh");
+  await choosePurpose(page, "KYC refresh");
+  await expect(page.getByRole("combobox", { name: "Purpose" })).toHaveValue("KYC refresh");
   await page.screenshot({ path: "/tmp/tokens-fingerprint-form.png", fullPage: true });
 
   const tokenRequestId = await submitAndOpenToken(page, "Issue fingerprint token");
@@ -50,6 +50,7 @@ test("the token page is never cached", async ({ page }) => {
   await page.goto("/tokens/new/fingerprint");
   await page.getByLabel("Ghana Card number").fill(customer.ghanaCardNumber);
   await page.getByLabel("Reference").fill("REF-CACHE");
+  await choosePurpose(page, "KYC refresh");
   await submitAndOpenToken(page, "Issue fingerprint token");
   const response = await page.request.get(page.url());
   expect(response.headers()["cache-control"]).toContain("no-store");
@@ -61,13 +62,14 @@ test("the same customer's active token is shown, with a link, before another is 
   await page.goto("/tokens/new/fingerprint");
   await page.getByLabel("Ghana Card number").fill(customer.ghanaCardNumber);
   await page.getByLabel("Reference").fill("FIRST");
+  await choosePurpose(page, "KYC refresh");
   const firstId = await submitAndOpenToken(page, "Issue fingerprint token");
 
   // The same card, typed differently, on the remote form.
   await page.goto("/tokens/new/remote");
   await page.getByLabel("Ghana Card number").fill(customer.ghanaCardNumber.replace(/-/g, "").toLowerCase());
   await page.getByLabel("Customer's mobile number").fill(customer.phoneTyped);
-  await page.getByRole("button", { name: "Account opening", exact: true }).click();
+  await choosePurpose(page, "Account opening");
   await page.getByRole("button", { name: "Issue remote token" }).click();
   const warning = page.getByTestId("active-token-warning");
   await expect(warning).toContainText("Fingerprint · Ghana Card · Issued");
@@ -96,6 +98,7 @@ test("the token screens pass an accessibility scan", async ({ page }) => {
   await page.goto("/tokens/new/fingerprint");
   await page.getByLabel("Ghana Card number").fill(newCustomer().ghanaCardNumber);
   await page.getByLabel("Reference").fill("A11Y");
+  await choosePurpose(page, "KYC refresh");
   await submitAndOpenToken(page, "Issue fingerprint token");
   await scan("token page");
   await page.goto("/tokens");

@@ -13,7 +13,7 @@ test("remote token for a driver licence: driverid and dob, home address captured
   await chooseIdType(page, "Driver licence");
   await page.getByLabel("Driver licence number").fill(customer.driverLicenceNumber.toLowerCase());
   await page.getByLabel("Date of birth").fill(customer.dateOfBirth);
-  await fillContact(page, customer, { email: true });
+  await fillContact(page, customer, { email: true, purpose: "Loan disbursement" });
   await setOption(page, "Capture the home address", true);
   await page.screenshot({ path: "/tmp/tokens-remote-driver-form.png", fullPage: true });
 
@@ -29,7 +29,7 @@ test("remote token for a driver licence: driverid and dob, home address captured
     dob: customer.dateOfBirth,
     phonenumber: customer.phoneLocal,
     referenceid: customer.phoneLocal,
-    purpose: "Account opening",
+    purpose: "Loan disbursement",
     email: customer.email,
     send_token_to_client: "1",
     with_instructions: "1",

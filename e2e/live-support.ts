@@ -1,7 +1,7 @@
 import { expect, type Browser, type Page } from "@playwright/test";
 import type { TestCustomer } from "./support/customers";
 import { listCalls, messagesFor, type SandboxCall } from "./support/sandbox";
-import { chooseIdType, fillContact, openRemoteForm, shownToken, submitAndOpenToken } from "./support/token-forms";
+import { chooseIdType, choosePurpose, fillContact, openRemoteForm, shownToken, submitAndOpenToken } from "./support/token-forms";
 
 /**
  * What the live specs do besides the token forms: play the customer on the sandbox's link page or
@@ -61,6 +61,7 @@ export async function issueFingerprintToken(page: Page, customer: TestCustomer):
   await page.goto("/tokens/new/fingerprint");
   await page.getByLabel("Ghana Card number").fill(customer.ghanaCardNumber);
   await page.getByLabel("Reference").fill(customer.phoneTyped);
+  await choosePurpose(page, "KYC refresh");
   const id = await submitAndOpenToken(page, "Issue fingerprint token");
   return { id, token: await shownToken(page) };
 }

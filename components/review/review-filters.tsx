@@ -25,6 +25,8 @@ type ReviewFiltersProps = {
   /** Head office only: the branches to pick from. Absent for a branch supervisor. */
   branches?: FilterOption[];
   tellers: FilterOption[];
+  /** The bank's purposes (retired ones too: old tokens carry them). */
+  purposes: string[];
 };
 
 /**
@@ -32,7 +34,7 @@ type ReviewFiltersProps = {
  * — enhanced to leave empty fields out of the URL and to keep the sort order. The ID number is
  * deliberately not here: it is searched separately, by POST (IdNumberSearch).
  */
-export function ReviewFilters({ query, branches, tellers }: ReviewFiltersProps) {
+export function ReviewFilters({ query, branches, tellers, purposes }: ReviewFiltersProps) {
   const router = useRouter();
   const pathname = usePathname();
   const [isPending, startTransition] = useTransition();
@@ -111,6 +113,17 @@ export function ReviewFilters({ query, branches, tellers }: ReviewFiltersProps) 
             ))}
           </Select>
         </FilterField>
+        <FilterField id="filter-purpose" label="Purpose">
+          <Select id="filter-purpose" className="h-9 text-[0.95rem]" name="purpose" defaultValue={query.purpose ?? ""}>
+            <option value="">Any purpose</option>
+            {/* A purpose from an older link that is no longer in the list still shows as chosen. */}
+            {[...purposes, ...(query.purpose && !purposes.includes(query.purpose) ? [query.purpose] : [])].map((purpose) => (
+              <option key={purpose} value={purpose}>
+                {purpose}
+              </option>
+            ))}
+          </Select>
+        </FilterField>
 
         {branches ? (
           <FilterField id="filter-branch" label="Branch">
@@ -170,6 +183,7 @@ function describeActive(query: ReviewListQuery, tellers: FilterOption[], branche
   else if (query.to) words.push(`Until ${query.to}`);
   if (query.kind) words.push(reviewKindLabels[query.kind]);
   if (query.idType) words.push(reviewIdTypeLabels[query.idType]);
+  if (query.purpose) words.push(`Purpose: ${query.purpose}`);
   if (query.branch) words.push(branches?.find((branch) => branch.id === query.branch)?.label ?? "One branch");
   if (query.teller) words.push(`Teller: ${tellers.find((teller) => teller.id === query.teller)?.label ?? "one teller"}`);
   if (query.reference) words.push(`Reference ${query.reference}…`);

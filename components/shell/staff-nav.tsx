@@ -1,6 +1,6 @@
 "use client";
 
-import { BarChart3, Building2, FilePlus2, Home, ListChecks, ScrollText, Users, type LucideIcon } from "lucide-react";
+import { BarChart3, Building2, ClipboardCheck, FilePlus2, Home, ListChecks, ScrollText, Users, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
@@ -14,6 +14,7 @@ const icons: Record<NavIcon, LucideIcon> = {
   "new-token": FilePlus2,
   tokens: ListChecks,
   review: BarChart3,
+  purposes: ClipboardCheck,
 };
 
 export function StaffNav({ items }: { items: NavItem[] }) {

@@ -2,8 +2,9 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Fingerprint } from "lucide-react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import type { ActionResult } from "@/lib/actions/result";
+import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
 import type { IssueTokenResult } from "@/lib/tokens/issue-token";
 import {
   emptyFingerprintTokenForm,
@@ -34,11 +35,14 @@ export function FingerprintTokenForm({
   action,
   idempotencyKey,
   branchName,
+  purposes,
   defaultValues = emptyFingerprintTokenForm,
 }: {
   action: FingerprintTokenAction;
   idempotencyKey: string;
   branchName: string;
+  /** The bank's purposes whose policy allows fingerprint tokens. */
+  purposes: readonly PurposePolicy[];
   defaultValues?: FingerprintTokenFormInput;
 }) {
   const form = useForm<FingerprintTokenFormInput, unknown, FingerprintTokenValues>({
@@ -47,7 +51,8 @@ export function FingerprintTokenForm({
     mode: "onTouched",
     shouldFocusError: false,
   });
-  const { register, handleSubmit, formState, setValue } = form;
+  const { register, handleSubmit, formState, control } = form;
+  const purpose = useWatch({ control, name: "purpose" });
   const { errors } = formState;
   const issuing = useTokenIssuing<FingerprintTokenValues>({
     initialIdempotencyKey: idempotencyKey,
@@ -87,12 +92,7 @@ export function FingerprintTokenForm({
             )}
           </Field>
 
-          <PurposeField
-            registration={register("purpose")}
-            error={errors.purpose?.message}
-            isOptional
-            onPick={(purpose) => setValue("purpose", purpose, { shouldValidate: true, shouldDirty: true })}
-          />
+          <PurposeField registration={register("purpose")} error={errors.purpose?.message} purposes={purposes} value={purpose} />
 
           <div className="flex flex-col gap-1.5">
             <p className="font-semibold text-ink">Branch</p>

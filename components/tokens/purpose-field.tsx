@@ -1,41 +1,66 @@
 "use client";
 
+import { useEffect } from "react";
 import type { UseFormRegisterReturn } from "react-hook-form";
 import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
-import { commonPurposes } from "@/lib/validation/text-fields";
+import { Select } from "@/components/ui/input";
+import { allowedIdTypes, describePolicy, type PurposePolicy } from "@/lib/compliance/purpose-policy";
+import { ID_TYPES, type IdType } from "@/lib/validation/token-forms";
 
-/** Free text, with the common purposes one click away. */
+/**
+ * The purpose of the verification: only the bank's purposes whose policy allows this kind of
+ * token (the page passes those), with what the picked one allows underneath. The server checks
+ * the same policy again (lib/compliance), so this list is a convenience, never the control.
+ */
 export function PurposeField({
   registration,
   error,
-  isOptional = false,
-  onPick,
+  purposes,
+  value,
 }: {
   registration: UseFormRegisterReturn;
   error?: string;
-  isOptional?: boolean;
-  onPick: (purpose: string) => void;
+  purposes: readonly PurposePolicy[];
+  /** The picked purpose's name, to show its policy. */
+  value: string | undefined;
 }) {
+  const picked = purposes.find((purpose) => purpose.name === value);
+  const hint = picked ? `Allowed for ${picked.name}: ${describePolicy(picked)}.` : "Why the customer is being verified. The bank's policy decides which ID documents fit.";
   return (
-    <Field controlId="purpose" label="Purpose" hint="Why the customer is being verified." error={error} isOptional={isOptional}>
+    <Field controlId="purpose" label="Purpose" hint={hint} error={error}>
       {(describedBy) => (
-        <>
-          <Input id="purpose" {...registration} aria-describedby={describedBy} aria-invalid={error ? true : undefined} autoComplete="off" />
-          <div className="flex flex-wrap gap-2" role="group" aria-label="Common purposes">
-            {commonPurposes.map((purpose) => (
-              <button
-                key={purpose}
-                type="button"
-                onClick={() => onPick(purpose)}
-                className="rounded-full border border-line-strong bg-surface px-3 py-1 text-sm text-ink hover:bg-surface-sunken"
-              >
-                {purpose}
-              </button>
-            ))}
-          </div>
-        </>
+        <Select id="purpose" {...registration} aria-describedby={describedBy} aria-invalid={error ? true : undefined}>
+          <option value="">Choose a purpose…</option>
+          {purposes.map((purpose) => (
+            <option key={purpose.id} value={purpose.name}>
+              {purpose.name}
+            </option>
+          ))}
+        </Select>
       )}
     </Field>
   );
+}
+
+/**
+ * The remote ID types the picked purpose allows (all of them until one is picked). When the
+ * purpose changes to one that does not allow the current type, `onDisallowed` gets the first
+ * allowed type so the form can switch to it — a disallowed type is never left selected.
+ */
+export function usePurposeIdTypes(
+  purposes: readonly PurposePolicy[],
+  purposeName: string | undefined,
+  currentIdType: IdType,
+  onDisallowed: (next: IdType) => void,
+): readonly IdType[] {
+  const picked = purposes.find((purpose) => purpose.name === purposeName);
+  const allowed = picked ? allowedIdTypes(picked, "remote") : ID_TYPES;
+  const first = allowed[0];
+  const isCurrentAllowed = allowed.includes(currentIdType);
+  useEffect(() => {
+    if (!isCurrentAllowed && first) onDisallowed(first);
+    // onDisallowed is a fresh closure each render; the decision depends only on these two.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [isCurrentAllowed, first]);
+  return allowed;
 }

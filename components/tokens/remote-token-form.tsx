@@ -4,12 +4,12 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Send } from "lucide-react";
 import { useForm, useWatch, type Path } from "react-hook-form";
 import type { ActionResult } from "@/lib/actions/result";
+import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
 import type { IssueTokenResult } from "@/lib/tokens/issue-token";
 import { maximumAgeYears, minimumAgeYears, todayInGhana } from "@/lib/validation/identity-documents";
 import { phoneExample } from "@/lib/validation/phone";
 import {
   emptyRemoteTokenForm,
-  ID_TYPES,
   idFieldsByType,
   idTypeLabels,
   remoteTokenFormSchema,
@@ -29,7 +29,7 @@ import { Input } from "@/components/ui/input";
 import { applyServerFieldErrors, focusFirstInvalid } from "./form-errors";
 import { GhanaCardInput } from "./ghana-card-input";
 import { IssueFeedback } from "./issue-feedback";
-import { PurposeField } from "./purpose-field";
+import { PurposeField, usePurposeIdTypes } from "./purpose-field";
 import { useTokenIssuing } from "./use-token-issuing";
 
 export type RemoteTokenAction = (input: RemoteTokenActionInput) => Promise<ActionResult<IssueTokenResult>>;
@@ -39,12 +39,12 @@ type FieldName = Path<RemoteTokenFormInput>;
 const allIdFields = Object.values(idFieldsByType).flat() as IdFieldName[];
 /** Every field, in the order the page shows them (focus goes to the first with an error). */
 const fieldNames: readonly string[] = [
+  "purpose",
   "idType",
   ...allIdFields,
   "phoneNumber",
   "email",
   "referenceId",
-  "purpose",
   "sendSms",
   "skipInstructions",
   "captureLocation",
@@ -79,10 +79,13 @@ const idFieldCopy: Record<Exclude<IdFieldName, "ghanaCardNumber" | "dateOfBirth"
 export function RemoteTokenForm({
   action,
   idempotencyKey,
+  purposes,
   defaultValues = emptyRemoteTokenForm(),
 }: {
   action: RemoteTokenAction;
   idempotencyKey: string;
+  /** The bank's purposes whose policy allows remote tokens; the picked one limits the ID types. */
+  purposes: readonly PurposePolicy[];
   defaultValues?: RemoteTokenFormInput;
 }) {
   const form = useForm<RemoteTokenFormInput, unknown, RemoteTokenValues>({
@@ -95,6 +98,7 @@ export function RemoteTokenForm({
   // The union's branches have different fields; read errors by name across all of them.
   const errors = formState.errors as Partial<Record<string, { message?: string }>> & typeof formState.errors;
   const idType = useWatch({ control, name: "idType" });
+  const purpose = useWatch({ control, name: "purpose" });
   const issuing = useTokenIssuing<RemoteTokenValues>({
     initialIdempotencyKey: idempotencyKey,
     action,
@@ -115,6 +119,11 @@ export function RemoteTokenForm({
     }
     form.clearErrors();
   }
+
+  const idTypes = usePurposeIdTypes(purposes, purpose, idType, (next) => {
+    setValue("idType", next);
+    switchIdType(next);
+  });
 
   // The reference follows the phone until the teller types a reference of their own.
   const followPhone = (event: { target: { value: string } }) => {
@@ -138,10 +147,11 @@ export function RemoteTokenForm({
 
         <Card className="flex flex-col gap-5">
           <h2 className="text-lg font-bold text-ink">Customer&apos;s ID</h2>
+          <PurposeField registration={register("purpose")} error={errorOf("purpose")} purposes={purposes} value={purpose} />
           <fieldset className="m-0 border-0 p-0">
             <legend className="mb-2 font-semibold text-ink">ID type</legend>
             <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
-              {ID_TYPES.map((type) => (
+              {idTypes.map((type) => (
                 <label
                   key={type}
                   className={cn(
@@ -223,11 +233,6 @@ export function RemoteTokenForm({
               {(describedBy) => <Input id="referenceId" {...register("referenceId")} {...ariaFor("referenceId", describedBy)} autoComplete="off" />}
             </Field>
           </div>
-          <PurposeField
-            registration={register("purpose")}
-            error={errorOf("purpose")}
-            onPick={(purpose) => setValue("purpose", purpose, { shouldValidate: true, shouldDirty: true })}
-          />
         </Card>
 
         <Card className="flex flex-col gap-2">

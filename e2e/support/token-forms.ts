@@ -14,10 +14,19 @@ export async function chooseIdType(page: Page, idType: RemoteIdType): Promise<vo
   await page.getByRole("radio", { name: idType }).check();
 }
 
+/** Picks one of the bank's purposes (the seeded set of migration 0009) from the purpose list. */
+export async function choosePurpose(page: Page, purpose: string): Promise<void> {
+  await page.getByRole("combobox", { name: "Purpose" }).selectOption(purpose);
+}
+
+/**
+ * Fills the contact fields and the purpose. The purpose must allow the ID type already chosen
+ * (the form switches a disallowed type away): "Account opening" allows the Ghana Card only.
+ */
 export async function fillContact(page: Page, customer: TestCustomer, options: { email?: boolean; purpose?: string } = {}): Promise<void> {
   await page.getByLabel("Customer's mobile number").fill(customer.phoneTyped);
   if (options.email) await page.getByLabel("E-mail").fill(customer.email);
-  await page.getByRole("button", { name: options.purpose ?? "Account opening", exact: true }).click();
+  await choosePurpose(page, options.purpose ?? "Account opening");
 }
 
 export async function setOption(page: Page, label: string, isOn: boolean): Promise<void> {

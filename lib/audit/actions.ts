@@ -24,6 +24,9 @@ export const auditActionLabels = {
   "review.exported_full_ids": "Token list exported with full ID numbers",
   "audit.exported": "Audit trail exported",
   "review.reconciliation_printed": "Reconciliation sheet printed",
+  // Compliance (issue 14, lib/compliance).
+  "purpose.create": "Purpose added",
+  "purpose.update": "Purpose policy changed",
 } as const;
 
 export type KnownAuditAction = keyof typeof auditActionLabels;

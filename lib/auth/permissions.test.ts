@@ -7,7 +7,7 @@ const expected: Record<StaffRole, Permission[]> = {
   teller: ["tokens.issue", "tokens.view"],
   supervisor: ["tokens.view", "ids.reveal", "tokens.export", "audit.read"],
   head_office_supervisor: ["tokens.view", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read"],
-  admin: ["staff.manage", "branches.all", "audit.read"],
+  admin: ["staff.manage", "branches.all", "audit.read", "compliance.manage"],
 };
 
 describe("role → permission table", () => {

@@ -21,6 +21,8 @@ export const PERMISSIONS = [
   "staff.manage",
   /** Read the audit trail (own branch unless `branches.all`). */
   "audit.read",
+  /** Manage the bank's verification purposes and their policies (issue 14). */
+  "compliance.manage",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -34,13 +36,14 @@ export const permissionLabels: Record<Permission, string> = {
   "tokens.export_full_ids": "Export with full ID numbers",
   "staff.manage": "Manage staff and branches",
   "audit.read": "Read the audit trail",
+  "compliance.manage": "Manage purposes and compliance settings",
 };
 
 export const rolePermissions: Readonly<Record<StaffRole, readonly Permission[]>> = {
   teller: ["tokens.issue", "tokens.view"],
   supervisor: ["tokens.view", "ids.reveal", "tokens.export", "audit.read"],
   head_office_supervisor: ["tokens.view", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read"],
-  admin: ["staff.manage", "branches.all", "audit.read"],
+  admin: ["staff.manage", "branches.all", "audit.read", "compliance.manage"],
 };
 
 export function hasPermission(role: StaffRole, permission: Permission): boolean {

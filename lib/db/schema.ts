@@ -234,6 +234,28 @@ export type RemoteTokenOptions = {
   livenessOnly: boolean;
 };
 
+/**
+ * The bank's verification purposes, each with its policy (issue 14): which kinds of token may be
+ * used for it and, for remote tokens, which ID documents. Data, not code, because the bank's
+ * compliance officer owns the policy; admins change it on /admin/purposes (audited). The default
+ * set is inserted by the migration that created the table, so every database starts with a
+ * sensible policy. A retired purpose is no longer offered but still names the tokens issued for it.
+ */
+export const verificationPurposes = pgTable("verification_purposes", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  /** As offered on the forms, sent to the service and stored on each token. */
+  name: text("name").notNull().unique(),
+  allowsFingerprint: boolean("allows_fingerprint").notNull(),
+  allowsRemote: boolean("allows_remote").notNull(),
+  /** The ID documents a remote token may use for this purpose (fingerprint is always Ghana Card). */
+  remoteIdTypes: tokenIdType("remote_id_types").array().notNull(),
+  isActive: boolean("is_active").notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export type VerificationPurpose = typeof verificationPurposes.$inferSelect;
+
 export const tokenRequests = pgTable(
   "token_requests",
   {
@@ -258,6 +280,8 @@ export const tokenRequests = pgTable(
     // What was sent (not secret): reference, purpose, branch name (fingerprint), phone and options (remote).
     referenceId: text("reference_id").notNull(),
     purpose: text("purpose"),
+    /** The purpose whose policy allowed this token (null on tokens issued before purposes were data). */
+    purposeId: uuid("purpose_id").references(() => verificationPurposes.id, { onDelete: "restrict" }),
     branchName: text("branch_name"),
     phoneNumber: text("phone_number"),
     options: jsonb("options").$type<RemoteTokenOptions>(),
@@ -343,6 +367,8 @@ export const tokenRequests = pgTable(
     // The ID type filter, newest first, and its capped count (a rare type would otherwise scan
     // most of the table to count 10 000 matches; ADR 0014).
     index("token_requests_id_type_created_idx").on(table.idType, table.createdAt),
+    // The purpose filter of the review list (issue 14), newest first.
+    index("token_requests_purpose_created_idx").on(table.purpose, table.createdAt),
     index("token_requests_reference_idx").using("btree", sql`(reference_id collate "C")`, table.createdAt),
   ],
 );

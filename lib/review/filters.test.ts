@@ -4,13 +4,14 @@ import { parseFiguresQuery, parseListQuery, parseReconciliationQuery, toSearchPa
 describe("review list query in the URL", () => {
   it("reads filters, sorting and page, and writes back only what differs from the defaults", () => {
     const { query, ignored } = parseListQuery(
-      new URLSearchParams("state=failed&state=expired&kind=remote&idType=PASSPORT&from=2026-11-01&to=2026-11-20&reference=024&token=ab12&sort=state&dir=asc&page=3&size=100"),
+      new URLSearchParams("state=failed&state=expired&kind=remote&idType=PASSPORT&purpose=Account+opening&from=2026-11-01&to=2026-11-20&reference=024&token=ab12&sort=state&dir=asc&page=3&size=100"),
     );
     expect(ignored).toEqual([]);
     expect(query).toEqual({
       state: ["failed", "expired"],
       kind: "remote",
       idType: "PASSPORT",
+      purpose: "Account opening",
       from: "2026-11-01",
       to: "2026-11-20",
       reference: "024",
@@ -25,12 +26,12 @@ describe("review list query in the URL", () => {
   });
 
   it("drops what does not fit and says so, never failing the page", () => {
-    const { query, ignored } = parseListQuery({ state: ["failed", "bogus"], kind: "teleport", page: "-2", size: "7", branch: "not-a-uuid", from: "2026-13-45" });
+    const { query, ignored } = parseListQuery({ state: ["failed", "bogus"], kind: "teleport", page: "-2", size: "7", branch: "not-a-uuid", from: "2026-13-45", purpose: "x\u0000y" });
     expect(query.state).toEqual(["failed"]);
     expect(query.kind).toBeUndefined();
     expect(query.page).toBe(1);
     expect(query.size).toBe(50);
-    expect(ignored.sort()).toEqual(["branch", "from", "kind", "page", "size", "state"]);
+    expect(ignored.sort()).toEqual(["branch", "from", "kind", "page", "purpose", "size", "state"]);
   });
 
   it("swaps a reversed date range", () => {

@@ -61,6 +61,8 @@ const fieldSchemas = {
   state: z.array(z.enum(reviewStates)).max(reviewStates.length),
   kind: z.enum(reviewKinds),
   idType: z.enum(reviewIdTypes),
+  // Exact purpose text (issue 14): the bank's purposes, or the free text of older tokens.
+  purpose: z.string().trim().min(1).max(120).refine((value) => !/[\p{Cc}]/u.test(value)),
   branch: uuid,
   teller: z.string().min(1).max(100),
   from: isoDate,
@@ -77,6 +79,8 @@ export type ReviewFilters = {
   state?: ReviewState[];
   kind?: (typeof reviewKinds)[number];
   idType?: (typeof reviewIdTypes)[number];
+  /** Exact purpose, as stored on the token. */
+  purpose?: string;
   branch?: string;
   teller?: string;
   /** Inclusive calendar days (bank time), YYYY-MM-DD. */
@@ -123,7 +127,7 @@ export function parseListQuery(params: SearchParamsLike): ParsedListQuery {
     if (valid.length !== states.length) ignored.push("state");
     if (valid.length > 0) query.state = [...new Set(valid)];
   }
-  for (const key of ["kind", "idType", "branch", "teller", "from", "to", "reference", "token", "sort", "dir", "page", "size"] as const) {
+  for (const key of ["kind", "idType", "purpose", "branch", "teller", "from", "to", "reference", "token", "sort", "dir", "page", "size"] as const) {
     const raw = readAll(params, key)[0];
     if (raw === undefined || raw === "") continue;
     const parsed = fieldSchemas[key].safeParse(raw);
@@ -143,7 +147,7 @@ export function parseListQuery(params: SearchParamsLike): ParsedListQuery {
 export function toSearchParams(query: Partial<ReviewListQuery>): URLSearchParams {
   const params = new URLSearchParams();
   for (const state of query.state ?? []) params.append("state", state);
-  for (const key of ["kind", "idType", "branch", "teller", "from", "to", "reference", "token"] as const) {
+  for (const key of ["kind", "idType", "purpose", "branch", "teller", "from", "to", "reference", "token"] as const) {
     const value = query[key];
     if (value) params.set(key, value);
   }
@@ -156,7 +160,7 @@ export function toSearchParams(query: Partial<ReviewListQuery>): URLSearchParams
 
 export function hasAnyFilter(filters: ReviewFilters): boolean {
   return Boolean(
-    filters.state?.length || filters.kind || filters.idType || filters.branch || filters.teller || filters.from || filters.to || filters.reference || filters.token,
+    filters.state?.length || filters.kind || filters.idType || filters.purpose || filters.branch || filters.teller || filters.from || filters.to || filters.reference || filters.token,
   );
 }
 

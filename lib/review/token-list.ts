@@ -60,6 +60,7 @@ export function reviewConditions(scope: BranchScope, filters: ReviewFilters): SQ
     filters.teller ? eq(tokenRequests.issuedByUserId, filters.teller) : undefined,
     filters.kind ? eq(tokenRequests.kind, filters.kind) : undefined,
     filters.idType ? eq(tokenRequests.idType, filters.idType) : undefined,
+    filters.purpose ? eq(tokenRequests.purpose, filters.purpose) : undefined,
     filters.state?.length ? stateCondition(filters.state) : undefined,
     range && filters.from ? gte(tokenRequests.createdAt, range.start) : undefined,
     range && filters.to ? lt(tokenRequests.createdAt, range.end) : undefined,

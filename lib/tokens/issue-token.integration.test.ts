@@ -101,6 +101,51 @@ async function rowOf(id: string) {
   return row!;
 }
 
+describe("the bank's purpose policy", () => {
+  it("refuses a disallowed ID type or kind with a field error naming the policy, writing nothing and calling nobody", async () => {
+    const passport = remoteTokenActionSchema.parse({
+      idType: "PASSPORT",
+      passportNumber: "G1234567",
+      phoneNumber: "0241234567",
+      referenceId: "0241234567",
+      purpose: "Account opening",
+      email: "",
+      sendSms: true,
+      skipInstructions: false,
+      captureLocation: false,
+      captureHomeAddress: false,
+      livenessOnly: false,
+      idempotencyKey: randomUUID(),
+    });
+    const countRows = async () => (await opened.db.select({ id: tokenRequests.id }).from(tokenRequests)).length;
+    const rowsBefore = await countRows();
+    const refused = await issueRemoteToken(passport, issuer, "req-policy", dependencies(service.upstream)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe("VALIDATION");
+    expect((refused as AppError).fieldErrors).toEqual({ idType: ['The bank\'s policy for "Account opening" allows only Ghana Card.'] });
+
+    const withdrawal = await issueRemoteToken({ ...passport, purpose: "Cash withdrawal", idempotencyKey: randomUUID() }, issuer, "req", dependencies(service.upstream)).catch(
+      (error: unknown) => error,
+    );
+    expect((withdrawal as AppError).fieldErrors).toEqual({ purpose: ['The bank\'s policy for "Cash withdrawal" does not allow remote tokens.'] });
+    const invented = await issueFingerprintToken(fingerprintSubmission({ purpose: "Anything I like" }), issuer, "req", dependencies(service.upstream)).catch(
+      (error: unknown) => error,
+    );
+    expect(Object.keys((invented as AppError).fieldErrors ?? {})).toEqual(["purpose"]);
+
+    expect(service.calls).toEqual([]);
+    expect(await countRows()).toBe(rowsBefore);
+  });
+
+  it("records which purpose allowed the token", async () => {
+    const result = await issueFingerprintToken(fingerprintSubmission(), issuer, "req", dependencies(service.upstream));
+    if (result.status !== "issued") throw new Error("expected issued");
+    const row = await rowOf(result.tokenRequestId);
+    expect(row.purpose).toBe("Account opening");
+    expect(row.purposeId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
 describe("issuing a fingerprint token", () => {
   it("records the attempt, calls the service once and stores the token with a 15-minute expiry", async () => {
     const submission = fingerprintSubmission();

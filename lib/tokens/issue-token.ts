@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAuditEvent } from "@/lib/audit";
+import { requireAllowedPurpose } from "@/lib/compliance/purposes";
 import { getDb, type Database } from "@/lib/db/client";
 import { tokenEvents, tokenRequests, type RemoteTokenOptions, type TokenRequest } from "@/lib/db/schema";
 import { env } from "@/lib/env";
@@ -83,7 +84,7 @@ type IssuePlan = {
   email?: string;
   /** The normalised request fields: equal fingerprints mean "the same submit". */
   requestFields: Record<string, unknown>;
-  row: { referenceId: string; purpose: string | null; branchName: string | null; phoneNumber: string | null; options: RemoteTokenOptions | null };
+  row: { referenceId: string; purpose: string; branchName: string | null; phoneNumber: string | null; options: RemoteTokenOptions | null };
   callService: (upstream: UpstreamClient) => Promise<ServiceAnswer>;
 };
 
@@ -101,7 +102,7 @@ export async function issueFingerprintToken(
       idType: "GHANA_CARD",
       idNumber: values.ghanaCardNumber,
       requestFields: { ...values, branchName: issuer.branch.name },
-      row: { referenceId: values.referenceId, purpose: values.purpose ?? null, branchName: issuer.branch.name, phoneNumber: null, options: null },
+      row: { referenceId: values.referenceId, purpose: values.purpose, branchName: issuer.branch.name, phoneNumber: null, options: null },
       callService: async (upstream) => {
         const answer = await upstream.initiateFingerprintToken(request);
         return { token: answer.token, message: answer.message, smsSentTo: null, isEmailSent: false };
@@ -163,6 +164,8 @@ async function issueToken(
   deps: IssueDependencies,
 ): Promise<IssueTokenResult> {
   const { db, keys } = deps;
+  // The bank's purpose policy first: a refused combination writes nothing and calls nobody.
+  const purpose = await requireAllowedPurpose(db, plan.row.purpose, plan.kind, plan.idType);
   const requestFingerprint = computeRequestFingerprint({ kind: plan.kind, ...plan.requestFields }, keys);
   const attempt = { requestFingerprint, issuer, requestId };
 
@@ -195,6 +198,7 @@ async function issueToken(
         branchId: issuer.branch.id,
         requestId,
         ...plan.row,
+        purposeId: purpose.id,
         idNumberEncrypted: encrypt("id_number", plan.idNumber)!,
         idNumberIndex,
         idNumberLast4: lastFourOf(plan.idNumber),

@@ -43,7 +43,7 @@ export function toFingerprintTokenRequest(values: FingerprintTokenForm, branchNa
   return {
     idNumber: values.ghanaCardNumber,
     referenceId: values.referenceId,
-    ...(values.purpose === undefined ? {} : { purpose: values.purpose }),
+    purpose: values.purpose,
     branchName,
   };
 }

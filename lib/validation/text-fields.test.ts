@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cleanPastedText, hasForeignDigits } from "./pasted-text";
-import { normaliseOptionalEmail, normalisePurpose, normaliseReference, optionalPurposeSchema, textMessages } from "./text-fields";
+import { normaliseOptionalEmail, normalisePurpose, normaliseReference, purposeSchema, textMessages } from "./text-fields";
 
 describe("cleanPastedText", () => {
   it("normalises pasted spaces, dashes and invisible characters", () => {
@@ -30,15 +30,14 @@ describe("reference", () => {
 });
 
 describe("purpose", () => {
-  it("is required where the service requires it", () => {
+  it("is required on both forms (the bank's policy needs one)", () => {
     expect(normalisePurpose("")).toEqual({ ok: false, message: textMessages.purposeRequired });
     expect(normalisePurpose(" Account opening ")).toEqual({ ok: true, value: "Account opening" });
   });
-  it("is optional for fingerprint tokens", () => {
-    expect(optionalPurposeSchema.parse("")).toBeUndefined();
-    expect(optionalPurposeSchema.parse(undefined)).toBeUndefined();
-    expect(optionalPurposeSchema.parse(" KYC ")).toBe("KYC");
-    expect(optionalPurposeSchema.safeParse("x".repeat(121)).success).toBe(false);
+  it("is trimmed and bounded", () => {
+    expect(purposeSchema.parse(" KYC ")).toBe("KYC");
+    expect(purposeSchema.safeParse("").success).toBe(false);
+    expect(purposeSchema.safeParse("x".repeat(121)).success).toBe(false);
   });
 });
 

@@ -12,7 +12,7 @@ export const emailMaxLength = 254;
 export const textMessages = {
   referenceRequired: "Enter a reference. The customer's phone number is the usual choice.",
   referenceTooLong: `Keep the reference to ${referenceMaxLength} characters or fewer.`,
-  purposeRequired: "Enter the purpose of the verification, or pick one of the common ones.",
+  purposeRequired: "Choose the purpose of the verification.",
   purposeTooLong: `Keep the purpose to ${purposeMaxLength} characters or fewer.`,
   emailInvalid: "Enter an e-mail address like name@example.com, or leave it empty.",
   emailTooLong: `An e-mail address has at most ${emailMaxLength} characters.`,
@@ -62,18 +62,6 @@ export const purposeSchema = z.string({ error: textMessages.purposeRequired }).t
   return z.NEVER;
 });
 
-/** Purpose where the service makes it optional (fingerprint): empty means "not given". */
-export const optionalPurposeSchema = z
-  .string()
-  .optional()
-  .transform((raw, context) => {
-    if (raw === undefined || cleanPastedText(raw) === "") return undefined;
-    const result = normalisePurpose(raw);
-    if (result.ok) return result.value;
-    context.addIssue({ code: "custom", message: result.message });
-    return z.NEVER;
-  });
-
 const emailShape = z.email();
 
 /** Optional e-mail: empty means "not given"; otherwise a plausible address, trimmed. */
@@ -97,13 +85,3 @@ export const optionalEmailSchema = z
     context.addIssue({ code: "custom", message: result.message });
     return z.NEVER;
   });
-
-/** Choices offered under the purpose field; any other text is fine too. */
-export const commonPurposes = [
-  "Account opening",
-  "KYC refresh",
-  "Cash withdrawal",
-  "Loan application",
-  "Card replacement",
-  "Account update",
-] as const;

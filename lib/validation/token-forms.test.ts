@@ -83,18 +83,20 @@ describe("remoteTokenFormSchema", () => {
 });
 
 describe("fingerprintTokenFormSchema", () => {
-  it("normalises and treats an empty purpose as not given", () => {
-    expect(fingerprintTokenFormSchema.parse({ ghanaCardNumber: "1234567890", referenceId: "0241234567", purpose: " " })).toEqual({
+  it("normalises, and requires a purpose (the bank's policy is per purpose)", () => {
+    expect(fingerprintTokenFormSchema.parse({ ghanaCardNumber: "1234567890", referenceId: "0241234567", purpose: " KYC refresh " })).toEqual({
       ghanaCardNumber: "GHA-123456789-0",
       referenceId: "0241234567",
-      purpose: undefined,
+      purpose: "KYC refresh",
     });
+    expect(fingerprintTokenFormSchema.safeParse({ ghanaCardNumber: "1234567890", referenceId: "0241234567", purpose: " " }).success).toBe(false);
   });
 
   it("the action schema defaults allowDuplicate to false", () => {
     const parsed = fingerprintTokenActionSchema.parse({
       ghanaCardNumber: "GHA-123456789-0",
       referenceId: "r",
+      purpose: "KYC refresh",
       idempotencyKey: "1b4e28ba-2fa1-41d2-883f-0016d3cca427",
     });
     expect(parsed.allowDuplicate).toBe(false);
@@ -105,7 +107,7 @@ describe("idNumberOf", () => {
   it("finds the ID number of each form", () => {
     const dl = remoteTokenFormSchema.parse({ ...common, referenceId: "r", idType: "DRIVER_LICENCE", driverLicenceNumber: "dl-1234", dateOfBirth: "1990-01-01" });
     expect(idNumberOf(dl)).toBe("DL-1234");
-    expect(idNumberOf(fingerprintTokenFormSchema.parse({ ghanaCardNumber: "GHA-123456789-0", referenceId: "r" }))).toBe("GHA-123456789-0");
+    expect(idNumberOf(fingerprintTokenFormSchema.parse({ ghanaCardNumber: "GHA-123456789-0", referenceId: "r", purpose: "KYC refresh" }))).toBe("GHA-123456789-0");
   });
 });
 
@@ -169,9 +171,14 @@ describe("toRemoteTokenRequest", () => {
 });
 
 describe("toFingerprintTokenRequest", () => {
-  it("adds the teller's branch and leaves out an empty purpose", () => {
-    const values = fingerprintTokenFormSchema.parse({ ghanaCardNumber: "GHA-123456789-0", referenceId: "r", purpose: "" });
-    expect(toFingerprintTokenRequest(values, "Kumasi – Adum")).toEqual({ idNumber: "GHA-123456789-0", referenceId: "r", branchName: "Kumasi – Adum" });
+  it("adds the teller's branch", () => {
+    const values = fingerprintTokenFormSchema.parse({ ghanaCardNumber: "GHA-123456789-0", referenceId: "r", purpose: "KYC refresh" });
+    expect(toFingerprintTokenRequest(values, "Kumasi – Adum")).toEqual({
+      idNumber: "GHA-123456789-0",
+      referenceId: "r",
+      purpose: "KYC refresh",
+      branchName: "Kumasi – Adum",
+    });
   });
 });
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { driverLicenceNumberSchema, dateOfBirthSchema, passportNumberSchema, voterIdSchema } from "./identity-documents";
 import { ghanaCardNumberSchema } from "./ghana-card";
 import { ghanaMobileSchema } from "./phone";
-import { optionalEmailSchema, optionalPurposeSchema, purposeSchema, referenceSchema } from "./text-fields";
+import { optionalEmailSchema, purposeSchema, referenceSchema } from "./text-fields";
 
 /**
  * The two token forms, one schema each, shared by the browser (react-hook-form's resolver) and
@@ -25,11 +25,15 @@ export const idTypeLabels: Record<IdType, string> = {
 
 // ─── Fingerprint ─────────────────────────────────────────────────────────────────────────────────
 
-/** The branch is not a form field: the server sends the signed-in teller's own branch. */
+/**
+ * The branch is not a form field: the server sends the signed-in teller's own branch. The purpose
+ * is required although the service makes it optional for fingerprint tokens: the bank's purpose
+ * policy (lib/compliance) decides whether a token may be issued at all.
+ */
 export const fingerprintTokenFormSchema = z.object({
   ghanaCardNumber: ghanaCardNumberSchema,
   referenceId: referenceSchema,
-  purpose: optionalPurposeSchema,
+  purpose: purposeSchema,
 });
 
 export type FingerprintTokenFormInput = z.input<typeof fingerprintTokenFormSchema>;

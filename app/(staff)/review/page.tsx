@@ -13,6 +13,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
 import { hasPermission } from "@/lib/auth/permissions";
+import { listPurposes } from "@/lib/compliance/purposes";
 import { getDb } from "@/lib/db/client";
 import { REVIEW_PERMISSION } from "@/lib/review/access";
 import { hasAnyFilter, parseListQuery, toSearchParams } from "@/lib/review/filters";
@@ -32,10 +33,11 @@ export default async function ReviewTokensPage({ searchParams }: { searchParams:
   const scope = branchScopeFor(staff);
   const { query, ignored } = parseListQuery(await searchParams);
   const db = await getDb();
-  const [page, tellers, branches] = await Promise.all([
+  const [page, tellers, branches, purposes] = await Promise.all([
     listReviewTokens(db, scope, query),
     listTellerOptions(db, scope),
     scope.kind === "all" ? listBranchOptions(db) : Promise.resolve(undefined),
+    listPurposes(),
   ]);
   const filterQuery = toSearchParams({ ...query, page: 1, sort: undefined, dir: undefined, size: undefined }).toString();
   const isFiltered = hasAnyFilter(query);
@@ -57,7 +59,7 @@ export default async function ReviewTokensPage({ searchParams }: { searchParams:
       <ReviewTabs current="/review" />
       <div className="flex flex-col gap-4">
         <IdNumberSearch search={searchByIdNumberAction} detailBase="/review/tokens" />
-        <ReviewFilters query={query} tellers={tellers} branches={branches} />
+        <ReviewFilters query={query} tellers={tellers} branches={branches} purposes={purposes.map((purpose) => purpose.name)} />
         {ignored.length > 0 ? (
           <Alert tone="warning" title="Part of this link could not be used">
             These filters were ignored: {ignored.join(", ")}. The list shows the rest.

@@ -6,6 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
+import { listPurposesFor } from "@/lib/compliance/purposes";
 import { loadRestartValues } from "@/lib/watcher/restart-values";
 import { issueFingerprintTokenAction } from "./actions";
 
@@ -19,6 +20,7 @@ export default async function NewFingerprintTokenPage({ searchParams }: { search
   const staff = await requirePermission("tokens.issue");
   // "New token for this customer" (issue 6): the earlier request, decrypted here, never via the URL.
   const { from } = await searchParams;
+  const purposes = await listPurposesFor("fingerprint");
   const restart = typeof from === "string" ? await loadRestartValues(branchScopeFor(staff), from, "fingerprint") : null;
   return (
     <div className="mx-auto w-full max-w-3xl">
@@ -29,7 +31,7 @@ export default async function NewFingerprintTokenPage({ searchParams }: { search
           The details of the earlier token{restart.fromToken ? ` ${restart.fromToken}` : ""} are filled in. Check them with the customer before issuing.
         </Alert>
       ) : null}
-      <FingerprintTokenForm action={issueFingerprintTokenAction} idempotencyKey={randomUUID()} defaultValues={restart?.values} branchName={staff.branch.name} />
+      <FingerprintTokenForm action={issueFingerprintTokenAction} idempotencyKey={randomUUID()} purposes={purposes} defaultValues={restart?.values} branchName={staff.branch.name} />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
+import { listPurposesFor } from "@/lib/compliance/purposes";
 import { loadRestartValues } from "@/lib/watcher/restart-values";
 import { issueRemoteTokenAction } from "./actions";
 
@@ -19,6 +20,7 @@ export default async function NewRemoteTokenPage({ searchParams }: { searchParam
   const staff = await requirePermission("tokens.issue");
   // "New token for this customer" (issue 6): the earlier request, decrypted here, never via the URL.
   const { from } = await searchParams;
+  const purposes = await listPurposesFor("remote");
   const restart = typeof from === "string" ? await loadRestartValues(branchScopeFor(staff), from, "remote") : null;
   return (
     <div className="mx-auto w-full max-w-4xl">
@@ -29,7 +31,7 @@ export default async function NewRemoteTokenPage({ searchParams }: { searchParam
           The details of the earlier token{restart.fromToken ? ` ${restart.fromToken}` : ""} are filled in. Check them with the customer before issuing.
         </Alert>
       ) : null}
-      <RemoteTokenForm action={issueRemoteTokenAction} idempotencyKey={randomUUID()} defaultValues={restart?.values} />
+      <RemoteTokenForm action={issueRemoteTokenAction} idempotencyKey={randomUUID()} purposes={purposes} defaultValues={restart?.values} />
     </div>
   );
 }

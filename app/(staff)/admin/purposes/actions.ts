@@ -1,0 +1,21 @@
+"use server";
+
+import { defineAction } from "@/lib/actions";
+import { createPurpose as createPurposeRecord, updatePurpose as updatePurposeRecord } from "@/lib/compliance/purposes";
+import { createPurposeSchema, updatePurposeSchema } from "@/lib/compliance/purpose-schemas";
+
+export const createPurpose = defineAction(
+  { name: "purpose.create", schema: createPurposeSchema, permission: "compliance.manage" },
+  async ({ input, staff, requestId }) => {
+    const purpose = await createPurposeRecord({ userId: staff.userId, username: staff.username }, input, requestId);
+    return { purposeId: purpose.id };
+  },
+);
+
+export const updatePurpose = defineAction(
+  { name: "purpose.update", schema: updatePurposeSchema, permission: "compliance.manage" },
+  async ({ input, staff, requestId }) => {
+    const purpose = await updatePurposeRecord({ userId: staff.userId, username: staff.username }, input, requestId);
+    return { purposeId: purpose.id };
+  },
+);
