@@ -366,6 +366,40 @@ describe("status endpoints", () => {
     expect(await sandbox.getTokenStatus(token)).toEqual({ responsemessage: "No result yet for this token" });
   });
 
+  it("answers token_status for a token without a result in the shape the behaviour control sets", async () => {
+    const sandbox = createTestSandbox();
+    const token = await sandbox.generateRemoteToken("PASSPORT");
+    await sandbox.request(`/sandbox/api/tokens/${token}/use`, { method: "POST" });
+    const ask = () => sandbox.request(`/api/identification/token_status?token=${token}`, { headers: sandbox.authorised });
+
+    await sandbox.sendJson("/sandbox/api/behaviour", { tokenStatusNoResult: "empty" });
+    const empty = await ask();
+    expect([empty.status, await empty.json()]).toEqual([200, {}]);
+
+    await sandbox.sendJson("/sandbox/api/behaviour", { tokenStatusNoResult: "html404" });
+    const page = await ask();
+    expect(page.status).toBe(404);
+    expect(page.headers.get("Content-Type")).toMatch(/text\/html/);
+    expect(await page.text()).toContain("<h1>404 Not Found</h1>");
+
+    await sandbox.sendJson("/sandbox/api/behaviour", { tokenStatusNoResult: "json404" });
+    const json404 = await ask();
+    expect([json404.status, await json404.json()]).toEqual([404, { message: "Not Found" }]);
+
+    expect(await (await sandbox.request("/sandbox/api/behaviour")).json()).toEqual({ tokenStatusNoResult: "json404" });
+    const refused = await sandbox.sendJson("/sandbox/api/behaviour", { tokenStatusNoResult: "teapot" });
+    expect(refused.status).toBe(422);
+
+    // A result, once there, is answered the documented way whatever the behaviour.
+    await sandbox.sendJson(`/sandbox/api/tokens/${token}/result`, { status: "SUCCESSFUL" });
+    const result = await ask();
+    expect(result.status).toBe(200);
+    expect(await result.json()).toMatchObject({ status: { token, status: "SUCCESSFUL" } });
+
+    await sandbox.request("/sandbox/api/reset", { method: "POST" });
+    expect(await (await sandbox.request("/sandbox/api/behaviour")).json()).toEqual({ tokenStatusNoResult: "message" });
+  });
+
   it("answers unknown /api paths with a JSON 404", async () => {
     const sandbox = createTestSandbox();
     const response = await sandbox.request("/api/identification/nope", { headers: sandbox.authorised });

@@ -1,6 +1,13 @@
 import { Hono, type Context } from "hono";
-import { createFaultResponse, DEFAULT_DELAY_MS, delayUnlessAborted, isReplacingFault, waitForDisconnect } from "./faults";
-import type { CallEntry, SandboxStore, TokenRecord } from "./store";
+import {
+  createFaultResponse,
+  DEFAULT_DELAY_MS,
+  delayUnlessAborted,
+  GATEWAY_NOT_FOUND_PAGE,
+  isReplacingFault,
+  waitForDisconnect,
+} from "./faults";
+import type { CallEntry, NoResultShape, SandboxStore, TokenRecord } from "./store";
 import { validateFingerprintRequest, validateRemoteRequest, type FieldErrors } from "./validation";
 
 /** The request body, read once up front so the call log and the handlers see the same fields. */
@@ -42,10 +49,10 @@ export function createSpecApi({ store, apiKey, resolvePublicUrl }: SpecApiOption
     c.set("body", body);
     c.set("call", call);
 
-    const fault = store.takeFault(c.req.path);
+    const fault = store.takeFault(c.req.path, queryToken);
     if (fault) call.fault = fault.mode;
     if (fault && isReplacingFault(fault.mode)) {
-      const response = createFaultResponse(fault.mode);
+      const response = createFaultResponse(fault.mode, { retryAfterSeconds: fault.retryAfterSeconds });
       call.status = response.status;
       return response;
     }
@@ -53,11 +60,17 @@ export function createSpecApi({ store, apiKey, resolvePublicUrl }: SpecApiOption
 
     await next();
 
-    // A hung call is processed in full (a generation does create its token) and then never
-    // answered: the "timed out, outcome unknown" case a client has to recover from.
+    // A hung call is processed in full (a generation does create its token and send its SMS) and
+    // then never answered: the "timed out, outcome unknown" case a client has to recover from.
     if (fault?.mode === "hang") {
       await waitForDisconnect(c.req.raw.signal);
       return;
+    }
+    // A slow call is processed at once and answered late: a client that gave up meanwhile has lost
+    // a token the service created.
+    if (fault?.mode === "slow") {
+      await delayUnlessAborted(fault.delayMs ?? DEFAULT_DELAY_MS, c.req.raw.signal);
+      if (c.req.raw.signal.aborted) return;
     }
     call.status = c.res.status;
   });
@@ -116,7 +129,7 @@ export function createSpecApi({ store, apiKey, resolvePublicUrl }: SpecApiOption
     if (!token) return validationFailed(c, { token: ["token is required"] });
     const record = store.describeToken(token);
     if (!record || record.state === "expired") return c.json({ responsemessage: "Invalid Token" });
-    if (!record.result) return c.json({ responsemessage: "No result yet for this token" });
+    if (!record.result) return answerNoResultYet(c, store.tokenStatusNoResultShape);
     const { status, transactionNumber, error } = record.result;
     return c.json({ status: { token, status, transactionnumber: transactionNumber, ...(error !== undefined && { error }) } });
   });
@@ -138,6 +151,19 @@ export function createSpecApi({ store, apiKey, resolvePublicUrl }: SpecApiOption
   }
 
   return api;
+}
+
+function answerNoResultYet(c: Context, shape: NoResultShape) {
+  switch (shape) {
+    case "message":
+      return c.json({ responsemessage: "No result yet for this token" });
+    case "empty":
+      return c.json({});
+    case "html404":
+      return c.html(GATEWAY_NOT_FOUND_PAGE, 404);
+    case "json404":
+      return c.json({ message: "Not Found" }, 404);
+  }
 }
 
 function validationFailed(c: Context, errors: FieldErrors) {

@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { FAULT_MODES, RESULT_STATUSES, type SandboxStore, type TransitionResult } from "./store";
+import { FAULT_MODES, NO_RESULT_SHAPES, RESULT_STATUSES, type SandboxStore, type TransitionResult } from "./store";
 
 // Numbers are coerced so the same schemas serve JSON bodies and the controls page's HTML forms.
 export const resultBodySchema = z.object({
@@ -22,7 +22,13 @@ export const faultBodySchema = z.object({
   mode: z.enum(FAULT_MODES),
   count: z.coerce.number().int().positive().default(1),
   path: z.string().startsWith("/", "path must start with /").optional(),
+  token: z.string().min(1).optional(),
   delayMs: z.coerce.number().int().nonnegative().optional(),
+  retryAfterSeconds: z.coerce.number().int().nonnegative().optional(),
+});
+
+export const behaviourBodySchema = z.object({
+  tokenStatusNoResult: z.enum(NO_RESULT_SHAPES),
 });
 
 type ControlAction<T> = { ok: true; value: T } | { ok: false; status: 404 | 409 | 422; body: Record<string, unknown> };
@@ -67,6 +73,12 @@ function createControlActions(store: SandboxStore) {
     addFault(input: unknown): ControlAction<unknown> {
       const parsed = parse(faultBodySchema, input);
       return parsed.ok ? { ok: true, value: store.addFault(parsed.value) } : parsed;
+    },
+    setBehaviour(input: unknown): ControlAction<{ tokenStatusNoResult: string }> {
+      const parsed = parse(behaviourBodySchema, input);
+      if (!parsed.ok) return parsed;
+      store.setNoResultShape(parsed.value.tokenStatusNoResult);
+      return { ok: true, value: { tokenStatusNoResult: store.tokenStatusNoResultShape } };
     },
   };
 }
@@ -133,6 +145,9 @@ export function createControls(store: SandboxStore): Hono {
     store.removeFault(Number(c.req.param("id"))) ? c.json({ faults: store.listFaults() }) : c.json({ message: "Unknown fault" }, 404),
   );
 
+  controls.get("/sandbox/api/behaviour", (c) => c.json({ tokenStatusNoResult: store.tokenStatusNoResultShape }));
+  controls.post("/sandbox/api/behaviour", (c) => withJsonBody(c, actions.setBehaviour));
+
   controls.get("/sandbox/api/calls", (c) => {
     const since = Number(c.req.query("since") ?? 0);
     return c.json({ calls: store.listCalls(Number.isFinite(since) ? since : 0) });
@@ -163,6 +178,10 @@ export function createControls(store: SandboxStore): Hono {
   controls.post("/sandbox/controls/faults", async (c) => {
     const form = await readFormBody(c);
     return redirectBack(c, actions.addFault(form), `Fault "${form.mode}" added.`);
+  });
+  controls.post("/sandbox/controls/behaviour", async (c) => {
+    const form = await readFormBody(c);
+    return redirectBack(c, actions.setBehaviour(form), `token_status now answers "${form.tokenStatusNoResult}" while a token has no result.`);
   });
   controls.post("/sandbox/controls/faults/clear", (c) => {
     store.clearFaults();

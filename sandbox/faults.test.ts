@@ -97,6 +97,27 @@ describe("fault injection", () => {
     expect(sandbox.store.listFaults()).toEqual([]);
   });
 
+  it("answers 429 with the Retry-After it was given, and without one when not", async () => {
+    const sandbox = createTestSandbox();
+    await sandbox.sendJson("/sandbox/api/faults", { mode: "429", retryAfterSeconds: 7 });
+    await sandbox.sendJson("/sandbox/api/faults", { mode: "429" });
+    const first = await sandbox.request(`${CHECK_PATH}?token=ABC`, { headers: sandbox.authorised });
+    expect(first.status).toBe(429);
+    expect(first.headers.get("Retry-After")).toBe("7");
+    expect(await first.json()).toEqual({ message: "Too Many Requests" });
+    const second = await sandbox.request(`${CHECK_PATH}?token=ABC`, { headers: sandbox.authorised });
+    expect(second.status).toBe(429);
+    expect(second.headers.get("Retry-After")).toBeNull();
+  });
+
+  it("applies only to calls about `token` when one is named", async () => {
+    const sandbox = createTestSandbox();
+    await sandbox.sendJson("/sandbox/api/faults", { mode: "500", token: "HELD1", count: 5 });
+    expect((await sandbox.request(`${CHECK_PATH}?token=OTHER`, { headers: sandbox.authorised })).status).toBe(200);
+    expect((await sandbox.request(`${CHECK_PATH}?token=HELD1`, { headers: sandbox.authorised })).status).toBe(500);
+    expect(sandbox.store.listFaults()).toEqual([expect.objectContaining({ token: "HELD1", remaining: 4 })]);
+  });
+
   it("refuses an unknown mode and a path not starting with /", async () => {
     const sandbox = createTestSandbox();
     const response = await sandbox.sendJson("/sandbox/api/faults", { mode: "explode", path: "api" });
@@ -142,6 +163,25 @@ describe("faults over a real socket", () => {
 
     const check = await fetch(`${running.url}${CHECK_PATH}?token=${token?.token}`, { headers });
     expect(await check.json()).toEqual({ responsemessage: "Pending Token" });
+  });
+
+  it("answers a slow generation call late, its token created and its SMS sent at once", async () => {
+    running = await startSandbox({ port: 0 });
+    running.store.addFault({ mode: "slow", count: 1, delayMs: 400 });
+    const startedAt = Date.now();
+    const call = fetch(`${running.url}/api/identification/initiate/token_verification`, {
+      method: "POST",
+      headers,
+      body: toFormData(buildRemoteFields("GHANA_CARD", { send_token_to_client: "1" })),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(running.store.listTokens()).toHaveLength(1);
+    expect(running.store.listMessages()).toHaveLength(1);
+    const response = await call;
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(380);
+    const { verificationtoken } = (await response.json()) as { verificationtoken: string };
+    expect(verificationtoken).toBe(running.store.listTokens()[0]?.token);
+    expect(running.store.listCalls()).toEqual([expect.objectContaining({ fault: "slow", status: 200 })]);
   });
 
   it("still shuts down promptly while a call hangs", async () => {

@@ -15,13 +15,13 @@ const NGINX_BAD_GATEWAY = [
 ].join("\r\n");
 
 /** Faults that replace the answer outright; the request is never processed, so nothing is created. */
-export type ReplacingFaultMode = Exclude<FaultMode, "delay" | "hang">;
+export type ReplacingFaultMode = Exclude<FaultMode, "delay" | "slow" | "hang">;
 
 export function isReplacingFault(mode: FaultMode): mode is ReplacingFaultMode {
-  return mode !== "delay" && mode !== "hang";
+  return mode !== "delay" && mode !== "slow" && mode !== "hang";
 }
 
-export function createFaultResponse(mode: ReplacingFaultMode): Response {
+export function createFaultResponse(mode: ReplacingFaultMode, options: { retryAfterSeconds?: number } = {}): Response {
   const json = (body: unknown, status: number) =>
     new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
   switch (mode) {
@@ -35,8 +35,28 @@ export function createFaultResponse(mode: ReplacingFaultMode): Response {
       return json({ ok: true, result: [1, 2, 3] }, 200);
     case "401":
       return json({ message: "Unauthorized" }, 401);
+    case "429":
+      return new Response(JSON.stringify({ message: "Too Many Requests" }), {
+        status: 429,
+        headers: {
+          "Content-Type": "application/json",
+          ...(options.retryAfterSeconds === undefined ? {} : { "Retry-After": String(options.retryAfterSeconds) }),
+        },
+      });
   }
 }
+
+/** What a gateway in front of the provider answers for a path it has nothing behind. */
+export const GATEWAY_NOT_FOUND_PAGE = [
+  "<html>",
+  "<head><title>404 Not Found</title></head>",
+  "<body>",
+  "<center><h1>404 Not Found</h1></center>",
+  "<hr><center>nginx</center>",
+  "</body>",
+  "</html>",
+  "",
+].join("\r\n");
 
 /** Waits, but gives up early when the client disconnects so a closing server is not held up. */
 export async function delayUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { html, renderFlash, renderPage, type SafeHtml } from "./html";
-import { FAULT_MODES, type SandboxStore, type TokenRecord } from "./store";
+import { FAULT_MODES, NO_RESULT_SHAPES, type SandboxStore, type TokenRecord } from "./store";
 
 const RECENT_CALLS_SHOWN = 15;
 
@@ -102,19 +102,37 @@ ${flash}
       <input id="fault-count" name="count" type="number" min="1" value="1" size="4"></div>
     <div class="field"><label for="fault-path">Path prefix</label>
       <input id="fault-path" name="path" placeholder="/api/identification/…" size="30"></div>
+    <div class="field"><label for="fault-token">Token only</label>
+      <input id="fault-token" name="token" placeholder="any token" size="12"></div>
     <div class="field"><label for="fault-delay">Delay (ms)</label>
       <input id="fault-delay" name="delayMs" type="number" min="0" placeholder="1000" size="6"></div>
+    <div class="field"><label for="fault-retry-after">Retry-After (s)</label>
+      <input id="fault-retry-after" name="retryAfterSeconds" type="number" min="0" placeholder="none" size="4"></div>
     <button>Add fault</button>
   </form>
+  <p class="muted"><code>delay</code> waits before processing; <code>slow</code> processes (a token is created, its SMS sent) and answers late;
+  <code>hang</code> processes and never answers; <code>429</code> refuses with Too Many Requests.</p>
   ${
     faults.length > 0 &&
-    html`<table><thead><tr><th scope="col">#</th><th scope="col">Mode</th><th scope="col">Remaining</th><th scope="col">Path</th></tr></thead>
+    html`<table><thead><tr><th scope="col">#</th><th scope="col">Mode</th><th scope="col">Remaining</th><th scope="col">Path</th><th scope="col">Token</th></tr></thead>
     <tbody>${faults.map(
       (fault) => html`<tr><td>${fault.id}</td><td>${fault.mode}${fault.delayMs !== undefined && ` (${fault.delayMs} ms)`}</td>
-        <td>${fault.remaining} of ${fault.count}</td><td class="mono">${fault.path ?? "any"}</td></tr>`,
+        <td>${fault.remaining} of ${fault.count}</td><td class="mono">${fault.path ?? "any"}</td><td class="mono">${fault.token ?? "any"}</td></tr>`,
     )}</tbody></table>`
   }
   <form method="post" action="/sandbox/controls/faults/clear" class="actions"><button class="secondary">Clear faults</button></form>
+</section>
+
+<section aria-labelledby="behaviour-heading">
+  <h2 id="behaviour-heading">token_status without a result</h2>
+  <p class="muted">How <code>token_status</code> answers a token that has no result yet (the spec does not say). Now: <code>${store.tokenStatusNoResultShape}</code>.</p>
+  <form method="post" action="/sandbox/controls/behaviour" class="row">
+    <div class="field"><label for="no-result-shape">Answer</label>
+      <select id="no-result-shape" name="tokenStatusNoResult">${NO_RESULT_SHAPES.map(
+        (shape) => html`<option${shape === store.tokenStatusNoResultShape ? " selected" : ""}>${shape}</option>`,
+      )}</select></div>
+    <button>Set</button>
+  </form>
 </section>
 
 <section aria-labelledby="calls-heading">

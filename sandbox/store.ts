@@ -3,13 +3,20 @@ import { generateTokenValue, generateTransactionNumber } from "./random";
 export const TOKEN_LIFETIME_MS = 15 * 60_000;
 export const ID_TYPES = ["GHANA_CARD", "VOTER", "PASSPORT", "DRIVER_LICENCE"] as const;
 export const RESULT_STATUSES = ["SUCCESSFUL", "FAILED"] as const;
-export const FAULT_MODES = ["delay", "hang", "500", "502-html", "malformed-json", "wrong-shape", "401"] as const;
+export const FAULT_MODES = ["delay", "slow", "hang", "500", "502-html", "malformed-json", "wrong-shape", "401", "429"] as const;
+/**
+ * How token_status answers a token that has no result yet. The spec does not show it and the
+ * provider notes leave several shapes possible, so each is offered: a message (the default), an
+ * empty object, a gateway's HTML 404 page, or a JSON 404.
+ */
+export const NO_RESULT_SHAPES = ["message", "empty", "html404", "json404"] as const;
 /** The provider's own spelling, kept so clients are tested against the text they will really see. */
 export const DEFAULT_FAILURE_ERROR = "Verification Unsuccesful";
 
 export type IdType = (typeof ID_TYPES)[number];
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 export type FaultMode = (typeof FAULT_MODES)[number];
+export type NoResultShape = (typeof NO_RESULT_SHAPES)[number];
 export type TokenKind = "fingerprint" | "remote";
 export type TokenState = "pending" | "used" | "expired";
 
@@ -79,7 +86,12 @@ export interface Fault {
   count: number;
   remaining: number;
   path?: string;
+  /** Only calls about this token (the `token` query parameter) meet the fault. */
+  token?: string;
+  /** `delay`: wait before processing; `slow`: process, then wait before answering. */
   delayMs?: number;
+  /** `429`: the Retry-After header's value in seconds (absent: no header). */
+  retryAfterSeconds?: number;
 }
 
 export interface OutboxMessage {
@@ -105,6 +117,7 @@ export class SandboxStore {
   private outbox: OutboxMessage[] = [];
   private calls: CallEntry[] = [];
   private faults: Fault[] = [];
+  private noResultShape: NoResultShape = "message";
   // Ids keep counting across resets so a `since` cursor held by a test never points at a reused id.
   private lastId = { call: 0, fault: 0, message: 0 };
 
@@ -133,6 +146,15 @@ export class SandboxStore {
     this.outbox = [];
     this.calls = [];
     this.faults = [];
+    this.noResultShape = "message";
+  }
+
+  get tokenStatusNoResultShape(): NoResultShape {
+    return this.noResultShape;
+  }
+
+  setNoResultShape(shape: NoResultShape): void {
+    this.noResultShape = shape;
   }
 
   // ── tokens ────────────────────────────────────────────────────────────────
@@ -288,9 +310,11 @@ export class SandboxStore {
     this.faults = [];
   }
 
-  /** Consumes one use of the oldest fault matching the path, if any. */
-  takeFault(path: string): Fault | undefined {
-    const fault = this.faults.find((candidate) => !candidate.path || path.startsWith(candidate.path));
+  /** Consumes one use of the oldest fault matching the path (and the token asked about), if any. */
+  takeFault(path: string, token?: string): Fault | undefined {
+    const fault = this.faults.find(
+      (candidate) => (!candidate.path || path.startsWith(candidate.path)) && (!candidate.token || candidate.token === token),
+    );
     if (!fault) return undefined;
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.faults = this.faults.filter((candidate) => candidate !== fault);
