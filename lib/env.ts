@@ -37,7 +37,13 @@ export const envSchema = z
     UPSTREAM_BASE_URL: z.url().default("http://127.0.0.1:4010"),
     /** The ready X-API-AUTH header value (base64 of PUBLIC_ID:SECRET_KEY for the real service). */
     UPSTREAM_API_KEY: z.string().min(1).default(SANDBOX_API_KEY),
+    /** Limit of each status call (check_token_status, token_status). */
     UPSTREAM_TIMEOUT_MS: positiveInt(10_000),
+    /**
+     * Limit of each issuing call. A provider that answers late has already created the token and
+     * sent its SMS, so this is long (ADR 0015); the teller sees the seconds go by meanwhile.
+     */
+    UPSTREAM_ISSUE_TIMEOUT_MS: positiveInt(30_000),
     SESSION_IDLE_MINUTES: positiveInt(30),
     SESSION_MAX_HOURS: positiveInt(12),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -49,9 +55,16 @@ export const envSchema = z
     WATCHER_ENABLED: z.stringbool().default(true),
     /** How often the watcher looks for tokens due a poll. */
     WATCHER_TICK_MS: positiveInt(1_000),
-    /** Poll intervals of an open token: while fresh (first 3 minutes), and later until it expires. */
-    WATCHER_FRESH_POLL_MS: positiveInt(3_000),
-    WATCHER_WAITING_POLL_MS: positiveInt(6_000),
+    /**
+     * Poll intervals of an open token (ADR 0015): while a page shows it (the polling budget is
+     * spent where someone is looking), and while nobody does. The expiry moment is never missed.
+     */
+    WATCHER_WATCHED_POLL_MS: positiveInt(2_000),
+    WATCHER_UNWATCHED_POLL_MS: positiveInt(30_000),
+    /** Polls in flight at once in this instance; a hanging call holds one slot, never the others. */
+    WATCHER_MAX_IN_FLIGHT: positiveInt(8),
+    /** Status calls per second across all instances together (the provider's rate budget). */
+    WATCHER_CALLS_PER_SECOND: positiveInt(20),
     /** The longest wait between polls when the service keeps failing. */
     WATCHER_MAX_BACKOFF_SECONDS: positiveInt(300),
     /**

@@ -65,6 +65,10 @@ export const errorCatalog = {
     httpStatus: 422,
     userMessage: "The verification service refused the request. Check the details and try again.",
   },
+  UPSTREAM_RATE_LIMITED: {
+    httpStatus: 503,
+    userMessage: "The verification service is busy and asked us to slow down. Nothing was issued. Try again in a minute.",
+  },
   UPSTREAM_SERVER_ERROR: {
     httpStatus: 502,
     userMessage: "The verification service is having a problem. Try again in a few minutes.",
@@ -99,17 +103,20 @@ export class AppError extends Error {
   /** Safe to show to staff; defaults to the catalog's copy for the code. */
   readonly userMessage: string;
   readonly fieldErrors: FieldErrors | undefined;
+  /** UPSTREAM_RATE_LIMITED: how long the service asked us to wait (its Retry-After), when it said. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(
     code: ErrorCode,
     internalMessage: string,
-    options: { userMessage?: string; fieldErrors?: FieldErrors; cause?: unknown } = {},
+    options: { userMessage?: string; fieldErrors?: FieldErrors; cause?: unknown; retryAfterMs?: number } = {},
   ) {
     super(internalMessage, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AppError";
     this.code = code;
     this.userMessage = options.userMessage ?? errorCatalog[code].userMessage;
     this.fieldErrors = options.fieldErrors;
+    this.retryAfterMs = options.retryAfterMs;
   }
 
   get httpStatus(): number {

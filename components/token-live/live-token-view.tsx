@@ -98,6 +98,7 @@ export function LiveTokenView({ initial }: { initial: LiveTokenResponse }) {
               updatedAt={query.dataUpdatedAt}
               isConnectionLost={Boolean(error) && !isSessionEnded}
               isStopped={token.isFinal}
+              freshness={{ lastAnswerAt: token.lastAnswerAt, staleAfterMs: token.staleAfterMs, clockOffsetMs }}
               serviceProblem={token.serviceProblem}
             />
           </Card>

@@ -349,6 +349,11 @@ export const tokenRequests = pgTable(
     faultSince: timestamp("fault_since", { withTimezone: true }),
     /** Set when the state became final: the watcher stops, nothing is recorded after. */
     finishedAt: timestamp("finished_at", { withTimezone: true }),
+    /**
+     * When a page last showed this token (written in batches by lib/watcher/viewers.ts, never per
+     * poll request): a watched token is polled every couple of seconds, others far less (ADR 0015).
+     */
+    lastViewedAt: timestamp("last_viewed_at", { withTimezone: true }),
   },
   (table) => [
     // The watcher's lease query: open, issued tokens by next poll time (ADR 0007).
@@ -391,6 +396,22 @@ export const tokenEvents = pgTable(
   },
   (table) => [index("token_events_request_at_idx").on(table.tokenRequestId, table.at)],
 );
+
+/**
+ * The provider's rate budget, shared by every instance (ADR 0015): one row. Status calls are
+ * counted per one-second window against WATCHER_CALLS_PER_SECOND, and a 429's Retry-After pauses
+ * every watcher until `paused_until`. Updated inside the lease transaction, under a row lock.
+ */
+export const upstreamCallBudget = pgTable("upstream_call_budget", {
+  id: integer("id").primaryKey().default(1),
+  windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull().defaultNow(),
+  callsInWindow: integer("calls_in_window").notNull().default(0),
+  pausedUntil: timestamp("paused_until", { withTimezone: true }),
+  /** Why the watchers are paused (the fault code and the Retry-After read), for the admin. */
+  pauseReason: text("pause_reason"),
+  /** Leases refused for want of budget since the last one granted: the backlog's cause, shown to admins. */
+  deferredSince: timestamp("deferred_since", { withTimezone: true }),
+});
 
 export type TokenRequest = typeof tokenRequests.$inferSelect;
 export type NewTokenRequest = typeof tokenRequests.$inferInsert;

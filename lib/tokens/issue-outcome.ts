@@ -16,6 +16,7 @@ export function outcomeOfFailure(error: Pick<AppError, "code" | "message">): Exc
     case "VALIDATION":
       return "rejected";
     case "UPSTREAM_UNAUTHORIZED":
+    case "UPSTREAM_RATE_LIMITED":
     case "UPSTREAM_SERVER_ERROR":
     case "CONFIGURATION":
       return "failed_upstream";

@@ -61,7 +61,7 @@ export type IssueDependencies = {
 };
 
 async function defaultDependencies(overrides: Partial<IssueDependencies>): Promise<IssueDependencies> {
-  const timeoutMs = env().UPSTREAM_TIMEOUT_MS;
+  const timeoutMs = env().UPSTREAM_ISSUE_TIMEOUT_MS;
   return {
     db: overrides.db ?? (await getDb()),
     upstream: overrides.upstream ?? getUpstreamClient(),

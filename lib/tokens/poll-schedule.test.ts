@@ -7,8 +7,8 @@ const expiresAt = expiresAtOf(issuedAt);
 const at = (seconds: number) => new Date(issuedAt.getTime() + seconds * 1000);
 const noJitter = () => 0.5;
 
-function delayAfter(state: DerivedTokenState, nowSeconds: number, consecutiveFaults = 0): number | null {
-  const next = computeNextPollAt({ derived: state, issuedAt, now: at(nowSeconds), consecutiveFaults, random: noJitter });
+function delayAfter(state: DerivedTokenState, nowSeconds: number, consecutiveFaults = 0, isWatched = true): number | null {
+  const next = computeNextPollAt({ derived: state, now: at(nowSeconds), consecutiveFaults, isWatched, random: noJitter });
   return next === null ? null : (next.getTime() - at(nowSeconds).getTime()) / 1000;
 }
 
@@ -17,23 +17,32 @@ const inProgress: DerivedTokenState = { state: "in_progress", isFinal: false, ex
 const expiredOpen: DerivedTokenState = { state: "expired", isFinal: false, expiresAt };
 
 describe("computeNextPollAt", () => {
-  it("asks every few seconds while the token is fresh, then less often", () => {
-    expect(delayAfter(waiting, 0)).toBe(3);
-    expect(delayAfter(waiting, 179)).toBe(3);
-    expect(delayAfter(waiting, 181)).toBe(6);
-    expect(delayAfter(waiting, 600)).toBe(6);
+  it("asks every couple of seconds while a page shows the token, far less often while nobody does", () => {
+    expect(delayAfter(waiting, 0)).toBe(2);
+    expect(delayAfter(waiting, 600)).toBe(2);
+    expect(delayAfter(waiting, 0, 0, false)).toBe(30);
+    expect(delayAfter(waiting, 600, 0, false)).toBe(30);
   });
 
-  it("never sleeps through the expiry moment", () => {
-    expect(delayAfter(waiting, 898)).toBe(3);
-    expect(delayAfter(waiting, 899)).toBe(2);
-    expect(computeNextPollAt({ derived: waiting, issuedAt, now: at(897), consecutiveFaults: 0, random: noJitter })).toEqual(
+  it("never sleeps through the expiry moment, watched or not", () => {
+    expect(delayAfter(waiting, 897)).toBe(2);
+    expect(delayAfter(waiting, 899.5)).toBe(1.5);
+    expect(delayAfter(waiting, 880, 0, false)).toBe(21);
+    expect(computeNextPollAt({ derived: waiting, now: at(897), consecutiveFaults: 0, isWatched: false, random: noJitter })).toEqual(
       new Date(expiresAt.getTime() + 1000),
     );
   });
 
-  it("follows a verification in progress closely within the 15 minutes", () => {
-    expect(delayAfter(inProgress, 60)).toBe(3);
+  it("follows a verification in progress at the same cadence within the 15 minutes", () => {
+    expect(delayAfter(inProgress, 60)).toBe(2);
+    expect(delayAfter(inProgress, 60, 0, false)).toBe(30);
+  });
+
+  it("waits for the service's pause (a 429's Retry-After) whatever the cadence, but then never past the expiry", () => {
+    const pausedUntil = at(100);
+    expect(computeNextPollAt({ derived: waiting, now: at(60), consecutiveFaults: 0, isWatched: true, pausedUntil, random: noJitter })).toEqual(pausedUntil);
+    expect(computeNextPollAt({ derived: waiting, now: at(60), consecutiveFaults: 2, isWatched: true, pausedUntil, random: noJitter })).toEqual(pausedUntil);
+    expect(computeNextPollAt({ derived: waiting, now: at(60), consecutiveFaults: 0, isWatched: true, pausedUntil: at(30), random: noJitter })).toEqual(at(62));
   });
 
   it("follows a used token past the 15 minutes with an interval growing with its lateness, up to the max", () => {
@@ -50,12 +59,14 @@ describe("computeNextPollAt", () => {
     expect(delayAfter(expiredOpen, 901)).toBe(5);
   });
 
-  it("backs off on faults, doubling up to the max, whatever the state", () => {
+  it("backs off on faults, doubling up to the max, whatever the state; a watched token no further than the unwatched cadence", () => {
+    expect(delayAfter(waiting, 10, 1, false)).toBe(5);
+    expect(delayAfter(waiting, 10, 2, false)).toBe(10);
+    expect(delayAfter(inProgress, 10, 3, false)).toBe(20);
+    expect(delayAfter(waiting, 10, 10, false)).toBe(300);
+    expect(delayAfter(waiting, 10, 1000, false)).toBe(300);
     expect(delayAfter(waiting, 10, 1)).toBe(5);
-    expect(delayAfter(waiting, 10, 2)).toBe(10);
-    expect(delayAfter(inProgress, 10, 3)).toBe(20);
-    expect(delayAfter(waiting, 10, 10)).toBe(300);
-    expect(delayAfter(waiting, 10, 1000)).toBe(300);
+    expect(delayAfter(waiting, 10, 10)).toBe(30);
   });
 
   it("stops for every final state and for a token never issued", () => {
@@ -69,12 +80,12 @@ describe("computeNextPollAt", () => {
   it("spreads polls with jitter within the configured ratio", () => {
     const delays = [0, 0.25, 0.75, 0.999].map(
       (value) =>
-        computeNextPollAt({ derived: waiting, issuedAt, now: at(0), consecutiveFaults: 0, random: () => value })!.getTime() -
+        computeNextPollAt({ derived: waiting, now: at(0), consecutiveFaults: 0, isWatched: false, random: () => value })!.getTime() -
         issuedAt.getTime(),
     );
     for (const delay of delays) {
-      expect(delay).toBeGreaterThanOrEqual(3000 * (1 - policy.jitterRatio));
-      expect(delay).toBeLessThanOrEqual(3000 * (1 + policy.jitterRatio));
+      expect(delay).toBeGreaterThanOrEqual(30_000 * (1 - policy.jitterRatio));
+      expect(delay).toBeLessThanOrEqual(30_000 * (1 + policy.jitterRatio));
     }
     expect(new Set(delays).size).toBe(4);
   });

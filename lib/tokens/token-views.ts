@@ -57,7 +57,7 @@ type SummaryRow = { row: TokenRequest; branchName: string; issuedByName: string 
  * ended mid-call): show it as what it is, an unknown outcome.
  */
 function effectiveOutcome(row: TokenRequest, now: Date): TokenOutcomeView {
-  const pendingLimitMs = env().UPSTREAM_TIMEOUT_MS + 30_000;
+  const pendingLimitMs = env().UPSTREAM_ISSUE_TIMEOUT_MS + 30_000;
   if (row.outcome === "pending" && now.getTime() - row.createdAt.getTime() > pendingLimitMs) return "outcome_unknown";
   return row.outcome;
 }

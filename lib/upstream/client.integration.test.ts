@@ -95,7 +95,7 @@ async function listCalls(): Promise<SandboxCall[]> {
   return (await control<{ calls: SandboxCall[] }>("GET", "/sandbox/api/calls")).calls;
 }
 
-function injectFault(fault: { mode: string; count?: number; path?: string; delayMs?: number }) {
+function injectFault(fault: { mode: string; count?: number; path?: string; delayMs?: number; retryAfterSeconds?: number }) {
   return control("POST", "/sandbox/api/faults", fault);
 }
 
@@ -105,7 +105,6 @@ function buildClient(overrides: Partial<UpstreamClientOptions> = {}): UpstreamCl
     apiKey,
     timeoutMs: 5_000,
     logger: logs.logger,
-    retry: { initialDelayMs: 20, maxDelayMs: 40 },
     ...overrides,
   });
 }
@@ -272,19 +271,28 @@ describe("faults", () => {
     expect(error.message).toMatch(internal);
   });
 
-  it.each<{ mode: string; code: ErrorCode; calls: number }>([
-    { mode: "500", code: "UPSTREAM_SERVER_ERROR", calls: 3 },
-    { mode: "502-html", code: "UPSTREAM_SERVER_ERROR", calls: 3 },
-    { mode: "malformed-json", code: "UPSTREAM_MALFORMED", calls: 3 },
-    { mode: "wrong-shape", code: "UPSTREAM_BAD_RESPONSE", calls: 1 },
-    { mode: "401", code: "UPSTREAM_UNAUTHORIZED", calls: 1 },
-  ])("gives $code on a GET after $calls call(s) when $mode persists", async ({ mode, code, calls }) => {
+  it.each<{ mode: string; code: ErrorCode }>([
+    { mode: "500", code: "UPSTREAM_SERVER_ERROR" },
+    { mode: "502-html", code: "UPSTREAM_SERVER_ERROR" },
+    { mode: "malformed-json", code: "UPSTREAM_MALFORMED" },
+    { mode: "wrong-shape", code: "UPSTREAM_BAD_RESPONSE" },
+    { mode: "401", code: "UPSTREAM_UNAUTHORIZED" },
+    { mode: "429", code: "UPSTREAM_RATE_LIMITED" },
+  ])("gives $code on a GET after one call when $mode persists", async ({ mode, code }) => {
     await injectFault({ mode, count: 5, path: upstreamPaths.tokenResult });
 
     const error = await catchAppError(buildClient().getTokenResult("ANYTOKEN1"));
 
     expect(error.code).toBe(code);
-    expect(await listCalls()).toHaveLength(calls);
+    expect(await listCalls()).toHaveLength(1);
+  });
+
+  it("reads the 429's Retry-After", async () => {
+    await injectFault({ mode: "429", retryAfterSeconds: 12, path: upstreamPaths.tokenState });
+
+    const error = await catchAppError(buildClient().checkTokenState("ANYTOKEN1"));
+
+    expect([error.code, error.retryAfterMs]).toEqual(["UPSTREAM_RATE_LIMITED", 12_000]);
   });
 
   it("maps a wrong key to UPSTREAM_UNAUTHORIZED", async () => {
@@ -325,12 +333,13 @@ describe("faults", () => {
   });
 });
 
-describe("retries", () => {
-  it("retries a GET after one injected 500 and succeeds", async () => {
+describe("one attempt per call, and a slow provider", () => {
+  it("asks a GET once after a 500: the watcher's next poll is the retry", async () => {
     const client = buildClient();
     const token = await issueRemoteToken(client);
     await injectFault({ mode: "500", count: 1, path: upstreamPaths.tokenState });
 
+    expect((await catchAppError(client.checkTokenState(token))).code).toBe("UPSTREAM_SERVER_ERROR");
     await expect(client.checkTokenState(token)).resolves.toMatchObject({ state: "pending" });
 
     const stateCalls = (await listCalls()).filter((call) => call.path === upstreamPaths.tokenState);
@@ -338,15 +347,6 @@ describe("retries", () => {
       [500, "500"],
       [200, undefined],
     ]);
-  });
-
-  it("retries a GET after a hang and succeeds on the next attempt", async () => {
-    const client = buildClient({ timeoutMs: 500 });
-    const token = await issueRemoteToken(client);
-    await injectFault({ mode: "hang", count: 1, path: upstreamPaths.tokenResult });
-
-    await expect(client.getTokenResult(token)).resolves.toMatchObject({ kind: "no-result" });
-    expect((await listCalls()).filter((call) => call.path === upstreamPaths.tokenResult)).toHaveLength(2);
   });
 
   it("never retries a POST after a 500", async () => {
@@ -357,6 +357,32 @@ describe("retries", () => {
     expect(error.code).toBe("UPSTREAM_SERVER_ERROR");
     expect(await listCalls()).toHaveLength(1);
   });
+
+  it("waits for a slow issuing answer within its own limit, longer than the status calls'", async () => {
+    await injectFault({ mode: "slow", delayMs: 1_500, path: upstreamPaths.remoteToken });
+
+    const issued = await buildClient({ timeoutMs: 500, issueTimeoutMs: 3_000 }).initiateRemoteToken(ghanaCardRequest);
+
+    expect(issued.token).toMatch(/^[A-Z0-9]+$/);
+    expect(await listCalls()).toEqual([expect.objectContaining({ fault: "slow", status: 200, token: issued.token })]);
+  });
+
+  it.each(["empty", "html404", "json404", "message"])(
+    "reads token_status of a used token without a result as no result when the sandbox answers %s",
+    async (shape) => {
+      const client = buildClient();
+      const token = await issueRemoteToken(client);
+      await fetch(`${sandboxUrl}/sandbox/api/tokens/${token}/use`, { method: "POST" });
+      await fetch(`${sandboxUrl}/sandbox/api/behaviour`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ tokenStatusNoResult: shape }),
+      });
+
+      await expect(client.checkTokenState(token)).resolves.toMatchObject({ state: "used" });
+      await expect(client.getTokenResult(token)).resolves.toMatchObject({ kind: "no-result" });
+    },
+  );
 });
 
 describe("the log written during this run", () => {

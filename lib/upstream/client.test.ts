@@ -16,7 +16,6 @@ function buildClient(...answers: ScriptedAnswer[]) {
     timeoutMs: 1_000,
     logger: logs.logger,
     fetch,
-    retry: { initialDelayMs: 1, maxDelayMs: 2 },
   });
   return { client, requests, logs };
 }
@@ -98,7 +97,7 @@ describe("initiateFingerprintToken", () => {
     expect(error.code).toBe("UPSTREAM_BAD_RESPONSE");
   });
 
-  it("is never retried, even after a failure that a GET would retry", async () => {
+  it("is never retried", async () => {
     const { client, requests } = buildClient({ status: 500, json: { message: "boom" } }, remoteTokenAnswer);
 
     const error = await catchAppError(client.initiateFingerprintToken({ idNumber: ghanaCardNumber, referenceId: "ref" }));
@@ -328,12 +327,15 @@ describe("getTokenResult", () => {
     ["a message", { json: { message: "No result yet for this token" } }, "No result yet for this token"],
     ["a status that is a message", { json: { status: "Token has not been used" } }, "Token has not been used"],
     ["a false status flag with a message", { json: { status: false, message: "No record found", data: null } }, "No record found"],
-    ["a 404 saying the result was not found", { status: 404, json: { message: "Verification result not found" } }, "Verification result not found"],
     ["a numeric status with a message", { json: { status: 200, message: "Pending" } }, "Pending"],
-    ["a 404 saying no result", { status: 404, json: { message: "No result found" } }, "No result found"],
-    ["a 400 saying pending", { status: 400, json: { responsemessage: "Pending Token" } }, "Pending Token"],
-    ["a 422 saying not yet verified", { status: 422, json: { status: "Token not yet verified" } }, "Token not yet verified"],
-  ])("reads %s as no result", async (_shape, answer, message) => {
+    ["a 404 saying the result was not found", { status: 404, json: { message: "Verification result not found" } }, '404 with "Verification result not found"'],
+    ["a 400 saying pending", { status: 400, json: { responsemessage: "Pending Token" } }, '400 with "Pending Token"'],
+    ["a 422 saying not yet verified", { status: 422, json: { status: "Token not yet verified" } }, '422 with "Token not yet verified"'],
+    ["a gateway's 404 HTML page", { status: 404, text: "<html><h1>404 Not Found</h1></html>", contentType: "text/html" }, "404 with an HTML page instead of JSON"],
+    ["a bare JSON 404 Not Found", { status: 404, json: { message: "Not Found" } }, '404 with "Not Found"'],
+    ["a 422 about a field", { status: 422, json: { message: "Validation failed", errors: { token: ["is required"] } } }, '422 with "Validation failed"'],
+    ["a 404 with no body", { status: 404 }, "404 with an empty body"],
+  ])("reads %s as no result (the token is known to be used when this is asked)", async (_shape, answer, message) => {
     const { client } = buildClient(answer);
 
     await expect(client.getTokenResult("X7Q3BMSA")).resolves.toEqual(
@@ -379,17 +381,19 @@ describe("getTokenResult", () => {
     expect(error.message).toContain("OTHER123");
   });
 
-  it.each<[string, ScriptedAnswer]>([
-    ["a 404 HTML page", { status: 404, text: "<html>Not Found</html>", contentType: "text/html" }],
-    ["a 422 about another field", { status: 422, json: { message: "Validation failed", errors: { token: ["is required"] } } }],
-    ["a 400 with an unrelated message", { status: 400, json: { message: "Bad request" } }],
-    ["a bare 404 Not Found (a wrong base URL)", { status: 404, json: { message: "Not Found" } }],
-  ])("still treats %s as a rejection", async (_shape, answer) => {
+  it.each<[string, ScriptedAnswer, ErrorCode]>([
+    ["a 401", { status: 401, json: { message: "Unauthorized" } }, "UPSTREAM_UNAUTHORIZED"],
+    ["a 403 HTML page", { status: 403, text: "<h1>Forbidden</h1>", contentType: "text/html" }, "UPSTREAM_UNAUTHORIZED"],
+    ["a 429", { status: 429, json: { message: "Too Many Requests" } }, "UPSTREAM_RATE_LIMITED"],
+    ["a 500", { status: 500, json: {} }, "UPSTREAM_SERVER_ERROR"],
+    ["a 502 HTML page", { status: 502, text: "<html>502</html>", contentType: "text/html" }, "UPSTREAM_SERVER_ERROR"],
+    ["a 200 HTML page", { text: "<html>maintenance</html>", contentType: "text/html" }, "UPSTREAM_MALFORMED"],
+  ])("still treats %s as a fault, never as no result", async (_shape, answer, code) => {
     const { client } = buildClient(answer);
 
     const error = await catchAppError(client.getTokenResult("X7Q3BMSA"));
 
-    expect(error.code).toBe("UPSTREAM_REJECTED");
+    expect(error.code).toBe(code);
   });
 });
 
@@ -401,6 +405,7 @@ describe("error mapping", () => {
     ["400", { status: 400, json: { message: "Bad request" } }, "UPSTREAM_REJECTED"],
     ["500", { status: 500, json: { message: "Server Error" } }, "UPSTREAM_SERVER_ERROR"],
     ["503 with no body", { status: 503 }, "UPSTREAM_SERVER_ERROR"],
+    ["429", { status: 429, json: { message: "Too Many Requests" } }, "UPSTREAM_RATE_LIMITED"],
     ["200 with HTML", { text: "<!doctype html><p>Maintenance</p>", contentType: "text/html" }, "UPSTREAM_MALFORMED"],
     ["200 with broken JSON", { text: '{"responsemessage": "Pend', contentType: "application/json" }, "UPSTREAM_MALFORMED"],
     ["200 with an empty body", { text: "" }, "UPSTREAM_MALFORMED"],
@@ -455,7 +460,6 @@ describe("error mapping", () => {
       timeoutMs: 50,
       logger: captureLogs().logger,
       fetch,
-      retry: { attempts: 1 },
     });
     const startedAt = performance.now();
 
@@ -482,60 +486,62 @@ describe("error mapping", () => {
   });
 });
 
-describe("retries of the GETs", () => {
+describe("timeouts and the one attempt per call", () => {
+  it("gives the issuing POSTs their own, longer limit than the status GETs", async () => {
+    const { fetch, requests } = scriptFetch("never-answers");
+    const client = createUpstreamClient({ baseUrl: "http://upstream.test", apiKey, timeoutMs: 30, issueTimeoutMs: 150, logger: captureLogs().logger, fetch });
+
+    let startedAt = performance.now();
+    expect((await catchAppError(client.checkTokenState("X7Q3BMSA"))).code).toBe("UPSTREAM_TIMEOUT");
+    const statusElapsed = performance.now() - startedAt;
+    startedAt = performance.now();
+    expect((await catchAppError(client.initiateRemoteToken(ghanaCardRequest))).code).toBe("UPSTREAM_TIMEOUT");
+    const issueElapsed = performance.now() - startedAt;
+
+    expect(statusElapsed).toBeLessThan(140);
+    expect(issueElapsed).toBeGreaterThanOrEqual(145);
+    expect(requests).toHaveLength(2);
+  });
+
   it.each<[string, ScriptedAnswer]>([
     ["a 500", { status: 500, json: { message: "boom" } }],
     ["a 502 HTML page", { status: 502, text: "<html></html>", contentType: "text/html" }],
     ["a network failure", "network-error"],
     ["a non-JSON body", { text: "{oops" }],
-  ])("retries after %s and returns the later answer", async (_case, firstAnswer) => {
-    const { client, requests } = buildClient(firstAnswer, { json: { responsemessage: "Pending Token" } });
-
-    await expect(client.checkTokenState("X7Q3BMSA")).resolves.toMatchObject({ state: "pending" });
-    expect(requests).toHaveLength(2);
-  });
-
-  it("retries after a timeout", async () => {
-    const { fetch, requests } = scriptFetch("never-answers", { json: { status: { token: "X7Q3BMSA", status: "FAILED", transactionnumber: "GH-INP-1" } } });
-    const client = createUpstreamClient({
-      baseUrl: "http://upstream.test",
-      apiKey,
-      timeoutMs: 30,
-      logger: captureLogs().logger,
-      fetch,
-      retry: { initialDelayMs: 1 },
-    });
-
-    await expect(client.getTokenResult("X7Q3BMSA")).resolves.toMatchObject({ kind: "result", status: "FAILED" });
-    expect(requests).toHaveLength(2);
-  });
-
-  it("gives up after the configured number of attempts with the last error", async () => {
-    const { client, requests } = buildClient({ status: 500, json: {} });
-
-    const error = await catchAppError(client.getTokenResult("X7Q3BMSA"));
-
-    expect(error.code).toBe("UPSTREAM_SERVER_ERROR");
-    expect(requests).toHaveLength(3);
-  });
-
-  it.each<[string, ScriptedAnswer]>([
-    ["401", { status: 401, json: {} }],
-    ["403", { status: 403, json: {} }],
-    ["422", { status: 422, json: { errors: { token: ["is required"] } } }],
-    ["JSON of the wrong shape", { json: { unexpected: true } }],
-  ])("does not retry after %s", async (_case, answer) => {
-    const { client, requests } = buildClient(answer, { json: { responsemessage: "Pending Token" } });
+    ["a timeout", "never-answers"],
+  ])("asks a status GET once after %s: the watcher's next poll is the retry", async (_case, firstAnswer) => {
+    const { fetch, requests } = scriptFetch(firstAnswer, { json: { responsemessage: "Pending Token" } });
+    const client = createUpstreamClient({ baseUrl: "http://upstream.test", apiKey, timeoutMs: 30, logger: captureLogs().logger, fetch });
 
     await expect(client.checkTokenState("X7Q3BMSA")).rejects.toBeInstanceOf(AppError);
     expect(requests).toHaveLength(1);
   });
+
+  it.each<[string, string | undefined, number | undefined]>([
+    ["delay-seconds", "7", 7_000],
+    // Computed when the cases are collected, so some time passes before the call: a wide margin.
+    ["an HTTP date", new Date(Date.now() + 60_000).toUTCString(), 60_000],
+    ["no header", undefined, undefined],
+    ["an unreadable header", "soon", undefined],
+    ["a day", "86400", 600_000],
+  ])("reads a 429's Retry-After given as %s", async (_case, header, expectedMs) => {
+    const { fetch } = scriptFetch({ status: 429, json: { message: "Too Many Requests" }, headers: header === undefined ? {} : { "retry-after": header } });
+    const client = createUpstreamClient({ baseUrl: "http://upstream.test", apiKey, timeoutMs: 100, logger: captureLogs().logger, fetch });
+
+    const error = await catchAppError(client.checkTokenState("X7Q3BMSA"));
+
+    expect(error.code).toBe("UPSTREAM_RATE_LIMITED");
+    if (expectedMs === undefined) expect(error.retryAfterMs).toBeUndefined();
+    else expect(error.retryAfterMs).toBeGreaterThanOrEqual(expectedMs - 10_000);
+    if (expectedMs !== undefined) expect(error.retryAfterMs).toBeLessThanOrEqual(expectedMs);
+  });
 });
 
 describe("logging", () => {
-  it("writes one structured line per attempt with method, path, status, duration, attempt and error code", async () => {
+  it("writes one structured line per call with method, path, status, duration, timeout and error code", async () => {
     const { client, logs } = buildClient({ status: 500, json: {} }, { json: { responsemessage: "Used" } });
 
+    await catchAppError(client.checkTokenState("X7Q3BMSA"));
     await catchAppError(client.checkTokenState("X7Q3BMSA"));
 
     const entries = logs.entries();
@@ -545,12 +551,11 @@ describe("logging", () => {
       path: upstreamPaths.tokenState,
       token: "X7Q3BMSA",
       status: 500,
-      attempt: 1,
+      timeoutMs: 1_000,
       errorCode: "UPSTREAM_SERVER_ERROR",
-      willRetry: true,
     });
     expect(entries[0]?.durationMs).toEqual(expect.any(Number));
-    expect(entries[1]).toMatchObject({ status: 200, attempt: 2, errorCode: "UPSTREAM_BAD_RESPONSE", willRetry: false });
+    expect(entries[1]).toMatchObject({ status: 200, errorCode: "UPSTREAM_BAD_RESPONSE" });
   });
 
   it("puts the id of the staff request it serves on every line", async () => {
@@ -563,9 +568,9 @@ describe("logging", () => {
       logger: logs.logger,
       requestIdOf: () => "req-42",
       fetch,
-      retry: { initialDelayMs: 1, maxDelayMs: 2 },
     });
 
+    await catchAppError(client.checkTokenState("X7Q3BMSA"));
     await catchAppError(client.checkTokenState("X7Q3BMSA"));
 
     expect(logs.entries().map((entry) => entry.requestId)).toEqual(["req-42", "req-42"]);
@@ -577,7 +582,7 @@ describe("logging", () => {
     await client.initiateRemoteToken(ghanaCardRequest);
 
     expect(logs.entries()).toEqual([
-      expect.objectContaining({ level: 30, method: "POST", status: 200, attempt: 1, issuedToken: "K7Q3BMSA", idType: "GHANA_CARD" }),
+      expect.objectContaining({ level: 30, method: "POST", status: 200, issuedToken: "K7Q3BMSA", idType: "GHANA_CARD" }),
     ]);
   });
 

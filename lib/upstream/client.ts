@@ -4,7 +4,6 @@ import { AppError, toAppError } from "@/lib/errors";
 import { readJsonReply, readTokenResultReply, readTokenStateReply, type ReplyContext } from "./reply-readers";
 import { buildFingerprintTokenBody, buildRemoteTokenForm } from "./request-bodies";
 import { fingerprintTokenResponseSchema, remoteTokenResponseSchema } from "./response-schemas";
-import { computeBackoffDelay, defaultRetryPolicy, isTransientFailure, type RetryPolicy } from "./retry";
 import { scrubText } from "./scrub";
 import { sendRequest, type UpstreamReply } from "./send-request";
 import type { UpstreamClient } from "./types";
@@ -16,14 +15,18 @@ export type UpstreamClientOptions = {
   baseUrl: string;
   /** The ready X-API-AUTH header value. */
   apiKey: string;
-  /** Limit for each attempt, body included. */
+  /** Limit of each status call (the two GETs), body included. */
   timeoutMs: number;
+  /**
+   * Limit of each issuing call (the two POSTs). Longer than the status calls: a slow provider
+   * that answers a POST late has already created the token and sent its SMS, so giving up early
+   * loses a live token (ADR 0015). Defaults to `timeoutMs`.
+   */
+  issueTimeoutMs?: number;
   logger: UpstreamLogger;
   /** The id of the staff request a call is made for, put on its log lines (lib/request-context). */
   requestIdOf?: () => string | undefined;
   fetch?: typeof fetch;
-  /** Applies to the two GETs only. */
-  retry?: Partial<RetryPolicy>;
 };
 
 export const upstreamPaths = {
@@ -47,7 +50,6 @@ type CallPlan<Result> = {
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const baseUrl = readBaseUrl(options.baseUrl);
   const fetchImplementation = options.fetch ?? globalThis.fetch;
-  const retryPolicy: RetryPolicy = { ...defaultRetryPolicy, ...options.retry };
 
   async function perform<Result>(plan: CallPlan<Result>): Promise<Result> {
     const url = new URL(baseUrl + plan.path);
@@ -61,44 +63,40 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       callName: `${plan.method} ${plan.path}`,
       scrub: (text) => scrubText(text, sensitiveValues),
     };
-    // A POST creates a token and may send an SMS: repeating one after an unclear failure could do
-    // both twice, so only the read-only GETs are retried.
-    const maxAttempts = plan.method === "GET" ? Math.max(1, retryPolicy.attempts) : 1;
-
-    for (let attempt = 1; ; attempt += 1) {
-      const startedAt = performance.now();
-      const logFields = { requestId: options.requestIdOf?.(), method: plan.method, path: plan.path, token: plan.token, attempt, maxAttempts };
-      let status: number | undefined;
-      try {
-        const reply = await sendRequest(
-          { method: plan.method, url, headers, body: plan.body?.content },
-          { timeoutMs: options.timeoutMs, fetch: fetchImplementation },
-        );
-        status = reply.status;
-        const result = plan.readReply(reply, context);
-        options.logger.info(
-          { ...logFields, status, durationMs: elapsedSince(startedAt), ...plan.describeResult(result) },
-          "upstream call succeeded",
-        );
-        return result;
-      } catch (error) {
-        const failure = toAppError(error);
-        const willRetry = attempt < maxAttempts && isTransientFailure(failure.code);
-        options.logger.warn(
-          {
-            ...logFields,
-            status,
-            durationMs: elapsedSince(startedAt),
-            errorCode: failure.code,
-            // Internal messages are built here from scrubbed text, so they are safe to log.
-            errorMessage: failure.message,
-            willRetry,
-          },
-          "upstream call failed",
-        );
-        if (!willRetry) throw failure;
-        await sleep(computeBackoffDelay(attempt, retryPolicy));
-      }
+    // Every call is made once. A POST creates a token and may send an SMS, so repeating it could
+    // do both twice; a GET is asked again by the watcher's next poll, and retrying inside a poll
+    // would only hold its slot (and the provider's rate budget) longer.
+    const timeoutMs = plan.method === "POST" ? (options.issueTimeoutMs ?? options.timeoutMs) : options.timeoutMs;
+    const startedAt = performance.now();
+    const logFields = { requestId: options.requestIdOf?.(), method: plan.method, path: plan.path, token: plan.token, timeoutMs };
+    let status: number | undefined;
+    try {
+      const reply = await sendRequest(
+        { method: plan.method, url, headers, body: plan.body?.content },
+        { timeoutMs, fetch: fetchImplementation },
+      );
+      status = reply.status;
+      const result = plan.readReply(reply, context);
+      options.logger.info(
+        { ...logFields, status, durationMs: elapsedSince(startedAt), ...plan.describeResult(result) },
+        "upstream call succeeded",
+      );
+      return result;
+    } catch (error) {
+      const failure = toAppError(error);
+      options.logger.warn(
+        {
+          ...logFields,
+          status,
+          durationMs: elapsedSince(startedAt),
+          errorCode: failure.code,
+          // Internal messages are built here from scrubbed text, so they are safe to log.
+          errorMessage: failure.message,
+          ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
+        },
+        "upstream call failed",
+      );
+      throw failure;
     }
   }
 
@@ -176,6 +174,3 @@ function elapsedSince(startedAt: number): number {
   return Math.round(performance.now() - startedAt);
 }
 
-function sleep(milliseconds: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, milliseconds));
-}

@@ -15,6 +15,7 @@ export function getUpstreamClient(): UpstreamClient {
       baseUrl: settings.UPSTREAM_BASE_URL,
       apiKey: settings.UPSTREAM_API_KEY,
       timeoutMs: settings.UPSTREAM_TIMEOUT_MS,
+      issueTimeoutMs: settings.UPSTREAM_ISSUE_TIMEOUT_MS,
       logger: logger.child({ module: "upstream" }),
       requestIdOf: currentRequestId,
     });

@@ -2,7 +2,6 @@ import "server-only";
 
 export { createUpstreamClient, type UpstreamClientOptions, type UpstreamLogger } from "./client";
 export { getUpstreamClient } from "./default-client";
-export { defaultRetryPolicy, type RetryPolicy } from "./retry";
 export type {
   FingerprintToken,
   FingerprintTokenRequest,

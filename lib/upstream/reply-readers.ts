@@ -8,7 +8,7 @@ import {
 } from "./response-schemas";
 import { describeReplyBody, isJsonObject, type UpstreamReply } from "./send-request";
 import { toServiceError, type ScrubText } from "./service-errors";
-import { isInvalidTokenMessage, readTokenStateMessage, saysNoResultYet } from "./token-messages";
+import { isInvalidTokenMessage, readTokenStateMessage } from "./token-messages";
 import type { TokenResult, TokenState } from "./types";
 
 export type ReplyContext = { callName: string; scrub: ScrubText };
@@ -58,19 +58,24 @@ export function readTokenStateReply(reply: UpstreamReply, context: ReplyContext)
   return { state, message: responsemessage.trim() };
 }
 
-/** 4xx statuses a service might use for "this token has no result yet" (provider notes). */
-const noResultStatuses: ReadonlySet<number> = new Set([400, 404, 422]);
+/** Statuses that say something about us or the service, never about the token: always a fault. */
+const faultStatuses: ReadonlySet<number> = new Set([401, 403, 407, 408, 429]);
 
 /**
- * token_status is documented only for tokens with a result; the answer for the others is unknown.
- * Every plausible way of saying "nothing yet" becomes `no-result`, "Invalid Token" becomes
- * `invalid`, and anything else is an error rather than a guess.
+ * token_status is documented only for tokens with a result; the answer for the others is unknown
+ * (provider notes: 200 with no `status`, a message, or a 4xx, possibly a gateway's HTML page).
+ * Veridesk asks it only once check_token_status has said the token is used, so the key and the
+ * base URL are proven: any answer that carries no result then means "not finished yet" — `{}`, a
+ * message, or a 4xx with any body (ADR 0015). "Invalid Token" is `invalid`. Still faults: 401/403,
+ * 429, 5xx, a timeout, and a 2xx we cannot read (it might have been a result).
  */
 export function readTokenResultReply(reply: UpstreamReply, context: ReplyContext, queriedToken: string): TokenResult {
-  if (noResultStatuses.has(reply.status) && reply.body.kind === "json") {
-    const message = readNoResultMessage(reply.body.value);
+  const isNoResultStatus = reply.status >= 400 && reply.status < 500 && !faultStatuses.has(reply.status);
+  if (isNoResultStatus) {
+    const message = reply.body.kind === "json" ? readNoResultMessage(reply.body.value) : undefined;
     if (message !== undefined && isInvalidTokenMessage(message)) return { kind: "invalid" };
-    if (message !== undefined && saysNoResultYet(message)) return { kind: "no-result", message: context.scrub(message) };
+    const said = message === undefined ? describeReplyBody(reply.body, reply.contentType) : `"${context.scrub(message.trim())}"`;
+    return { kind: "no-result", message: `${reply.status} with ${said}` };
   }
   const body = readJsonBody(reply, context);
 

@@ -8,7 +8,13 @@ export type ReplyBody =
   | { kind: "empty" };
 
 /** An HTTP answer with its body read and classified, whatever its status. */
-export type UpstreamReply = { status: number; contentType: string; body: ReplyBody };
+export type UpstreamReply = {
+  status: number;
+  contentType: string;
+  body: ReplyBody;
+  /** The Retry-After header as sent (seconds or an HTTP date), for a 429 or 503. */
+  retryAfter?: string | null;
+};
 
 export type OutgoingRequest = {
   method: "GET" | "POST";
@@ -35,7 +41,7 @@ export async function sendRequest(
     );
     const text = await rejectOnAbort(response.text(), signal);
     const contentType = response.headers.get("content-type") ?? "";
-    return { status: response.status, contentType, body: classifyBody(text, contentType) };
+    return { status: response.status, contentType, body: classifyBody(text, contentType), retryAfter: response.headers.get("retry-after") };
   } catch (error) {
     if (signal.aborted) {
       throw new AppError("UPSTREAM_TIMEOUT", `${callName} got no complete answer within ${options.timeoutMs} ms`, {

@@ -15,6 +15,12 @@ export function toServiceError(reply: UpstreamReply, callName: string, scrub: Sc
   if (reply.status === 401 || reply.status === 403) {
     return new AppError("UPSTREAM_UNAUTHORIZED", `${answered}: the API key was refused`);
   }
+  if (reply.status === 429) {
+    const retryAfterMs = readRetryAfterMs(reply.retryAfter);
+    return new AppError("UPSTREAM_RATE_LIMITED", `${answered}: too many requests${retryAfterMs === undefined ? "" : `, retry after ${retryAfterMs} ms`}`, {
+      retryAfterMs,
+    });
+  }
   if (reply.status >= 500) {
     return new AppError("UPSTREAM_SERVER_ERROR", answered);
   }
@@ -33,6 +39,22 @@ export function toServiceError(reply: UpstreamReply, callName: string, scrub: Sc
     });
   }
   return new AppError("UPSTREAM_BAD_RESPONSE", `${answered}, a status this client does not expect`);
+}
+
+/** Longest wait a Retry-After is believed for: a bogus "retry in a day" must not stop the desk. */
+export const MAX_RETRY_AFTER_MS = 10 * 60_000;
+
+/**
+ * Reads a Retry-After header: delay-seconds or an HTTP date (RFC 9110 §10.2.3). Undefined when
+ * absent or unreadable; capped at MAX_RETRY_AFTER_MS; a date in the past means "now" (0).
+ */
+export function readRetryAfterMs(header: string | null | undefined, now: number = Date.now()): number | undefined {
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Math.min(MAX_RETRY_AFTER_MS, Number(value) * 1000);
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return undefined;
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, at - now));
 }
 
 /**

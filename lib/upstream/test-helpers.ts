@@ -4,7 +4,7 @@ import { createLogger } from "@/lib/logger";
 /** Helpers for the upstream tests only. */
 
 export type ScriptedAnswer =
-  | { status?: number; json?: unknown; text?: string; contentType?: string }
+  | { status?: number; json?: unknown; text?: string; contentType?: string; headers?: Record<string, string> }
   | "network-error"
   | "never-answers";
 
@@ -29,7 +29,7 @@ export function scriptFetch(...answers: ScriptedAnswer[]) {
     const body = answer.text ?? (answer.json === undefined ? "" : JSON.stringify(answer.json));
     return new Response(body, {
       status: answer.status ?? 200,
-      headers: { "content-type": answer.contentType ?? "application/json" },
+      headers: { "content-type": answer.contentType ?? "application/json", ...answer.headers },
     });
   };
   return { fetch, requests };

@@ -24,6 +24,11 @@ export function startTokenWatcher(): Promise<Watcher | null> {
   return globalForWatcher.verideskTokenWatcher;
 }
 
+/** Asks this process's watcher to look for due tokens now (a page just opened on one). */
+export function wakeTokenWatcher(): void {
+  void globalForWatcher.verideskTokenWatcher?.then((watcher) => watcher?.wake());
+}
+
 async function boot(): Promise<Watcher | null> {
   const settings = env();
   const log = logger.child({ module: "watcher" });

@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, min, or } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
 import type { Database } from "@/lib/db/client";
-import { tokenEvents, tokenRequests, type TokenRequest } from "@/lib/db/schema";
+import { tokenEvents, tokenRequests, upstreamCallBudget, type TokenRequest } from "@/lib/db/schema";
 import { isFinalState } from "@/lib/tokens/state";
 import { factsFromRow, factColumnsFrom } from "./token-facts";
 import type { WatchedToken, WatcherStore } from "./types";
@@ -11,15 +11,31 @@ import type { WatchedToken, WatcherStore } from "./types";
  * The watcher's store on the token table (PGlite or PostgreSQL, same SQL). A token is due when it
  * was issued, is not closed, its `next_poll_at` has come and no live lease holds it. Leasing takes
  * row locks with SKIP LOCKED inside one short transaction, so two instances ticking at the same
- * moment split the due tokens between them instead of polling them twice.
+ * moment split the due tokens between them instead of polling them twice. The same transaction
+ * holds the one-row provider budget (`upstream_call_budget`) under its row lock: no lease while
+ * the service has asked everyone to pause, and no more polls per second, all instances together,
+ * than the budget allows (ADR 0015).
  */
+
+/** The budget counts polls in one-second windows. */
+const BUDGET_WINDOW_MS = 1_000;
 export function createDrizzleWatcherStore(
   db: Database,
 ): WatcherStore & { nextDueAt(): Promise<Date | null>; clearAllLeases(): Promise<void> } {
   return {
-    async leaseDue({ owner, now, leaseMs, limit }) {
-      const rows = await db.transaction(async (tx) => {
-        const due = await tx
+    async leaseDue({ owner, now, leaseMs, limit, callsPerSecond }) {
+      return db.transaction(async (tx) => {
+        // A missing row (a database migrated by hand) is made here; the migration inserts it.
+        await tx.insert(upstreamCallBudget).values({ id: 1, windowStartedAt: now }).onConflictDoNothing();
+        const [budget] = await tx.select().from(upstreamCallBudget).where(eq(upstreamCallBudget.id, 1)).for("update");
+        if (budget!.pausedUntil && budget!.pausedUntil > now) {
+          return { tokens: [], pausedUntil: budget!.pausedUntil, budgetSpentUntil: null };
+        }
+        const isNewWindow = now.getTime() - budget!.windowStartedAt.getTime() >= BUDGET_WINDOW_MS || budget!.windowStartedAt > now;
+        const windowStartedAt = isNewWindow ? now : budget!.windowStartedAt;
+        const spent = isNewWindow ? 0 : budget!.callsInWindow;
+        const allowed = Math.min(limit, Math.max(0, callsPerSecond - spent));
+        const due = allowed === 0 ? [] : await tx
           .select({ id: tokenRequests.id })
           .from(tokenRequests)
           .where(
@@ -33,16 +49,46 @@ export function createDrizzleWatcherStore(
             ),
           )
           .orderBy(asc(tokenRequests.nextPollAt))
-          .limit(limit)
+          .limit(allowed)
           .for("update", { skipLocked: true });
-        if (due.length === 0) return [];
-        return tx
+        const isBudgetSpent = allowed < limit;
+        await tx
+          .update(upstreamCallBudget)
+          .set({
+            windowStartedAt,
+            callsInWindow: spent + due.length,
+            pausedUntil: null,
+            pauseReason: null,
+            // Kept from the first refusal until a round is granted all it asked for: the backlog's age.
+            deferredSince: isBudgetSpent ? (budget!.deferredSince ?? now) : null,
+          })
+          .where(eq(upstreamCallBudget.id, 1));
+        const budgetSpentUntil = isBudgetSpent ? new Date(windowStartedAt.getTime() + BUDGET_WINDOW_MS) : null;
+        if (due.length === 0) return { tokens: [], pausedUntil: null, budgetSpentUntil };
+        const rows = await tx
           .update(tokenRequests)
           .set({ leaseOwner: owner, leaseUntil: new Date(now.getTime() + leaseMs) })
           .where(inArray(tokenRequests.id, due.map((row) => row.id)))
           .returning();
+        return { tokens: rows.map(toWatchedToken), pausedUntil: null, budgetSpentUntil };
       });
-      return rows.map(toWatchedToken);
+    },
+
+    async renewLeases({ owner, ids, now, leaseMs }) {
+      if (ids.length === 0) return [];
+      const renewed = await db
+        .update(tokenRequests)
+        .set({ leaseUntil: new Date(now.getTime() + leaseMs) })
+        .where(and(inArray(tokenRequests.id, ids), eq(tokenRequests.leaseOwner, owner)))
+        .returning({ id: tokenRequests.id });
+      return renewed.map((row) => row.id);
+    },
+
+    async pauseCalls({ until, reason }) {
+      await db
+        .update(upstreamCallBudget)
+        .set({ pausedUntil: until, pauseReason: reason })
+        .where(and(eq(upstreamCallBudget.id, 1), or(isNull(upstreamCallBudget.pausedUntil), lt(upstreamCallBudget.pausedUntil, until))));
     },
 
     async saveOutcome({ watched, owner, outcome, now }) {
@@ -124,5 +170,6 @@ function toWatchedToken(row: TokenRequest): WatchedToken {
     facts,
     storedState: row.liveState ?? "waiting",
     consecutiveFaults: row.pollFailures,
+    lastViewedAt: row.lastViewedAt,
   };
 }

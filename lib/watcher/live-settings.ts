@@ -3,8 +3,15 @@ import { env } from "@/lib/env";
 import type { LiveViewSettings } from "./live-token-view";
 import { watcherSettingsFrom } from "./settings";
 
-/** The read side's settings from this process's env (the same follow limit as the watcher's). */
+/** The read side's settings from this process's env (the same follow limit and cadence as the watcher's). */
 export function liveViewSettings(): LiveViewSettings {
   const settings = env();
-  return { follow: watcherSettingsFrom(settings).follow, upstreamTimeoutMs: settings.UPSTREAM_TIMEOUT_MS };
+  return {
+    follow: watcherSettingsFrom(settings).follow,
+    issueTimeoutMs: settings.UPSTREAM_ISSUE_TIMEOUT_MS,
+    // A watched token is asked about every WATCHER_WATCHED_POLL_MS; a poll may take two calls of
+    // up to UPSTREAM_TIMEOUT_MS (and a failed one shows as a fault anyway). Beyond that plus a
+    // margin, silence means the watcher is not getting to it (ADR 0015).
+    staleAfterMs: Math.round(settings.WATCHER_WATCHED_POLL_MS * 1.1) + 2 * settings.UPSTREAM_TIMEOUT_MS + 5_000,
+  };
 }

@@ -49,6 +49,10 @@ export type LiveTokenDetail = LiveTokenSummary & {
   purpose: string | null;
   branchName: string;
   lastCheckedAt: string | null;
+  /** The service's latest answer about this token (its issuing answer before the first poll). */
+  lastAnswerAt: string | null;
+  /** Longer than this without an answer (and no fault recorded) means the watcher is not getting to it. */
+  staleAfterMs: number;
   delivery: {
     maskedPhone: string | null;
     maskedEmail: string | null;

@@ -18,7 +18,13 @@ import { factsFromRow, pendingLimitMs } from "./token-facts";
  */
 
 export type LiveViewer = { userId: string; scope: BranchScope };
-export type LiveViewSettings = { follow: FollowPolicy; upstreamTimeoutMs: number };
+export type LiveViewSettings = {
+  follow: FollowPolicy;
+  /** An issuing call still `pending` after about this long never settled (its process ended). */
+  issueTimeoutMs: number;
+  /** An open token not heard about from the service for longer than this says so. */
+  staleAfterMs: number;
+};
 
 const uuidSchema = z.uuid();
 
@@ -81,7 +87,7 @@ export async function listTodayTokens(
     .orderBy(desc(tokenRequests.createdAt))
     .limit(300);
   const tokens = rows
-    .filter((joined) => isShownAsToken(joined.row, now, settings.upstreamTimeoutMs))
+    .filter((joined) => isShownAsToken(joined.row, now, settings.issueTimeoutMs))
     .map((joined) => toSummary(joined, viewer, settings, now))
     // Stable sort: the viewer's own tokens first, each group still newest first.
     .sort((a, b) => Number(b.isMine) - Number(a.isMine));
@@ -98,9 +104,9 @@ async function readBranchName(db: Database, branchId: string): Promise<string | 
  * Rows that are tokens (or may be): issued ones, and calls whose outcome is unknown. A refused or
  * failed call never produced a token; a call still running is shown once it has settled.
  */
-function isShownAsToken(row: TokenRequest, now = new Date(), upstreamTimeoutMs = 10_000): boolean {
+function isShownAsToken(row: TokenRequest, now = new Date(), issueTimeoutMs = 30_000): boolean {
   if (row.outcome === "issued" || row.outcome === "outcome_unknown") return true;
-  return row.outcome === "pending" && now.getTime() - row.createdAt.getTime() > pendingLimitMs(upstreamTimeoutMs);
+  return row.outcome === "pending" && now.getTime() - row.createdAt.getTime() > pendingLimitMs(issueTimeoutMs);
 }
 
 function toSummary({ row, tellerName }: Joined, viewer: LiveViewer, settings: LiveViewSettings, now: Date): LiveTokenSummary {
@@ -118,7 +124,7 @@ function toSummary({ row, tellerName }: Joined, viewer: LiveViewer, settings: Li
     isFinal: derived.isFinal,
     outcomeUnknownReason: derived.outcomeUnknownReason ?? null,
     serviceProblem: derived.serviceProblem
-      ? { code: derived.serviceProblem.code, message: describeFault(derived.serviceProblem.code), since: derived.serviceProblem.since.toISOString() }
+      ? { code: derived.serviceProblem.code, message: describeLiveFault(derived.serviceProblem.code), since: derived.serviceProblem.since.toISOString() }
       : null,
     createdAt: row.createdAt.toISOString(),
     issuedAt: row.issuedAt?.toISOString() ?? null,
@@ -143,6 +149,9 @@ function toDetail(joined: Joined, events: TokenEvent[], viewer: LiveViewer, sett
     purpose: row.purpose,
     branchName: joined.branchName,
     lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
+    // The issuing answer is the first word from the service about the token.
+    lastAnswerAt: (row.lastAnswerAt ?? row.issuedAt)?.toISOString() ?? null,
+    staleAfterMs: settings.staleAfterMs,
     delivery:
       row.kind === "remote"
         ? {
@@ -165,9 +174,24 @@ function toDetail(joined: Joined, events: TokenEvent[], viewer: LiveViewer, sett
   };
 }
 
-function describeFault(code: string): string {
-  const known = (errorCatalog as Record<string, { userMessage: string } | undefined>)[code];
-  return known ? known.userMessage : errorCatalog.INTERNAL.userMessage;
+/**
+ * What a fault means while a token is being followed. Not the issuing copy ("the token may or may
+ * not exist"): the token exists; only its latest news is late.
+ */
+const liveFaultMessages: Record<string, string> = {
+  UPSTREAM_TIMEOUT: "The verification service did not answer in time.",
+  UPSTREAM_NETWORK: "The verification service cannot be reached.",
+  UPSTREAM_CONNECTION_LOST: "The connection to the verification service broke.",
+  UPSTREAM_SERVER_ERROR: "The verification service reported a problem on its side.",
+  UPSTREAM_MALFORMED: "The verification service sent an answer Veridesk could not read.",
+  UPSTREAM_BAD_RESPONSE: "The verification service sent an answer Veridesk could not read.",
+  UPSTREAM_REJECTED: "The verification service refused Veridesk's status request.",
+  UPSTREAM_UNAUTHORIZED: "The verification service refused the bank's key. Call your administrator.",
+  UPSTREAM_RATE_LIMITED: "The verification service asked Veridesk to slow down for a moment.",
+};
+
+export function describeLiveFault(code: string): string {
+  return liveFaultMessages[code] ?? "Veridesk could not check this token on its side.";
 }
 
 const stateChangeLabels: Record<TokenStateName, { label: string; tone: LiveTokenEvent["tone"] }> = {
@@ -200,7 +224,7 @@ function describeEvent(event: TokenEvent, tellerName: string): LiveTokenEvent | 
       return { at, ...stateChangeLabels[to], ...(detail ? { detail } : {}) };
     }
     case "watch.service_unreachable":
-      return { at, label: "The verification service is not answering", detail: describeFault(text("code") ?? "INTERNAL"), tone: "warning" };
+      return { at, label: "The verification service is not answering", detail: describeLiveFault(text("code") ?? "INTERNAL"), tone: "warning" };
     case "watch.service_recovered":
       return { at, label: "The verification service answers again", tone: "neutral" };
     case "slip.printed":

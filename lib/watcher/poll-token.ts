@@ -24,6 +24,10 @@ export async function pollToken(input: {
   now: () => Date;
   follow: FollowPolicy;
   schedule: PollSchedulePolicy;
+  /** A page showed the token lately: it is polled at the watched cadence. */
+  isWatched: boolean;
+  /** How long everyone pauses after a 429 without Retry-After. */
+  defaultPauseMs: number;
   random?: () => number;
 }): Promise<PollOutcome> {
   const { watched, source, now, follow } = input;
@@ -31,6 +35,7 @@ export async function pollToken(input: {
   let facts: TokenFacts = before;
   let calls = 0;
   let faulted = false;
+  let pause: PollOutcome["pause"];
 
   const observe = (observation: Observation) => {
     facts = recordObservation(facts, observation);
@@ -41,7 +46,13 @@ export async function pollToken(input: {
       return await call();
     } catch (error) {
       faulted = true;
-      observe({ kind: "fault", code: readFaultCode(error), at: now() });
+      const at = now();
+      observe({ kind: "fault", code: readFaultCode(error), at });
+      // The service asked every caller to slow down, not just about this token.
+      if (isAppError(error) && error.code === "UPSTREAM_RATE_LIMITED") {
+        const waitMs = error.retryAfterMs ?? input.defaultPauseMs;
+        pause = { until: new Date(at.getTime() + waitMs), reason: `429 from the service, ${error.retryAfterMs === undefined ? "no Retry-After" : `Retry-After ${waitMs} ms`}` };
+      }
       return undefined;
     }
   };
@@ -78,15 +89,17 @@ export async function pollToken(input: {
     isFinal: derived.isFinal,
     nextPollAt: computeNextPollAt({
       derived,
-      issuedAt: issued.issuedAt,
       now: finishedAt,
       consecutiveFaults,
+      isWatched: input.isWatched,
+      pausedUntil: pause?.until,
       policy: input.schedule,
       random: input.random,
     }),
     consecutiveFaults,
     events: describeChanges({ before, after: issued, stateBefore: watched.storedState, derived, at: finishedAt }),
     calls,
+    ...(pause ? { pause } : {}),
   };
 }
 

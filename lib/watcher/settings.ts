@@ -4,28 +4,38 @@ import type { WatcherSettings } from "./types";
 
 type WatcherEnv = {
   WATCHER_TICK_MS: number;
-  WATCHER_FRESH_POLL_MS: number;
-  WATCHER_WAITING_POLL_MS: number;
+  WATCHER_WATCHED_POLL_MS: number;
+  WATCHER_UNWATCHED_POLL_MS: number;
+  WATCHER_MAX_IN_FLIGHT: number;
+  WATCHER_CALLS_PER_SECOND: number;
   WATCHER_MAX_BACKOFF_SECONDS: number;
   WATCHER_FOLLOW_USED_MINUTES: number;
   UPSTREAM_TIMEOUT_MS: number;
 };
 
-/** The watcher's settings from the app's (see lib/env.ts and ADR 0007). */
+/**
+ * A page polls every 2 s and the dashboard every 3 s: a token shown within the last few polls is
+ * being looked at. Short enough that a closed page stops costing the provider within seconds.
+ */
+export const WATCHED_WINDOW_MS = 10_000;
+
+/** The watcher's settings from the app's (see lib/env.ts and ADRs 0007, 0015). */
 export function watcherSettingsFrom(settings: WatcherEnv): WatcherSettings {
   const maxBackoffMs = settings.WATCHER_MAX_BACKOFF_SECONDS * 1000;
   return {
     tickMs: settings.WATCHER_TICK_MS,
-    batchSize: 25,
-    concurrency: 4,
-    // One poll is at most two calls of three attempts each, plus their backoff: never cut short.
-    leaseMs: Math.max(60_000, settings.UPSTREAM_TIMEOUT_MS * 8),
+    maxInFlight: settings.WATCHER_MAX_IN_FLIGHT,
+    // Renewed every third of it while a poll runs, so it only has to outlast a stalled renewal:
+    // a crashed instance's tokens are free again within this.
+    leaseMs: Math.max(10_000, Math.round(settings.UPSTREAM_TIMEOUT_MS / 2)),
+    callsPerSecond: settings.WATCHER_CALLS_PER_SECOND,
+    watchedWindowMs: WATCHED_WINDOW_MS,
+    defaultPauseMs: 30_000,
     follow: { ...defaultFollowPolicy, followUsedForMs: settings.WATCHER_FOLLOW_USED_MINUTES * 60_000 },
     schedule: {
       ...defaultPollSchedulePolicy,
-      freshIntervalMs: settings.WATCHER_FRESH_POLL_MS,
-      inProgressIntervalMs: settings.WATCHER_FRESH_POLL_MS,
-      waitingIntervalMs: settings.WATCHER_WAITING_POLL_MS,
+      watchedIntervalMs: settings.WATCHER_WATCHED_POLL_MS,
+      unwatchedIntervalMs: settings.WATCHER_UNWATCHED_POLL_MS,
       faultMaxDelayMs: maxBackoffMs,
       lateResultMaxIntervalMs: Math.min(defaultPollSchedulePolicy.lateResultMaxIntervalMs, maxBackoffMs),
     },

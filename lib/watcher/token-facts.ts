@@ -11,8 +11,8 @@ import type { IssuedTokenFacts, TokenFacts, UpstreamTokenState } from "@/lib/tok
  * How long a `pending` issuing call may run before it counts as never answered (the process ended
  * mid-call); the same limit as lib/tokens/token-views.ts uses for the token list.
  */
-export function pendingLimitMs(upstreamTimeoutMs: number): number {
-  return upstreamTimeoutMs + 30_000;
+export function pendingLimitMs(issueTimeoutMs: number): number {
+  return issueTimeoutMs + 30_000;
 }
 
 export function factsFromRow(row: TokenRequest): TokenFacts {

@@ -19,6 +19,8 @@ export type WatchedToken = {
   storedState: TokenStateName;
   /** Faults in a row since the last answer; drives the backoff. */
   consecutiveFaults: number;
+  /** When a page last showed the token: the cadence depends on whether anyone is looking. */
+  lastViewedAt: Date | null;
 };
 
 /** Something worth keeping in the token's history and the audit trail. */
@@ -40,14 +42,31 @@ export type PollOutcome = {
   events: TokenEventDraft[];
   /** Upstream calls made, for the log line. */
   calls: number;
+  /** The service asked every caller to wait (a 429): until when, and why. */
+  pause?: { until: Date; reason: string };
+};
+
+/** What one lease round gave this watcher. */
+export type LeaseGrant = {
+  tokens: WatchedToken[];
+  /** Every watcher waits until then: the service's Retry-After. */
+  pausedUntil: Date | null;
+  /** The calls-per-second budget of all instances is spent until then. */
+  budgetSpentUntil: Date | null;
 };
 
 export interface WatcherStore {
   /**
    * Leases up to `limit` tokens whose next poll is due and that no live lease holds, for
-   * `leaseMs`. Several processes may call this at once; each token goes to one of them.
+   * `leaseMs`, within the calls-per-second budget shared by all instances, and none while the
+   * service has asked everyone to pause. Several processes may call this at once; each token goes
+   * to one of them.
    */
-  leaseDue(input: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<WatchedToken[]>;
+  leaseDue(input: { owner: string; now: Date; leaseMs: number; limit: number; callsPerSecond: number }): Promise<LeaseGrant>;
+  /** Extends the leases `owner` still holds on these rows; returns the ids it still holds. */
+  renewLeases(input: { owner: string; ids: string[]; now: Date; leaseMs: number }): Promise<string[]>;
+  /** Every watcher of every instance waits until `until` (never shortens a longer pause). */
+  pauseCalls(input: { until: Date; reason: string }): Promise<void>;
   /**
    * Writes the poll's outcome and its events and ends the lease, only if `owner` still holds it
    * (a poller whose lease ran out must not overwrite newer facts). Returns whether it was written.
@@ -75,14 +94,18 @@ export type TokenStatusSource = {
 };
 
 export type WatcherSettings = {
-  /** How often the loop looks for due tokens when there were none. */
+  /** The longest the loop sleeps before looking for due tokens again. */
   tickMs: number;
-  /** How many tokens one tick leases at most. */
-  batchSize: number;
-  /** How many tokens are polled at once. */
-  concurrency: number;
-  /** Longer than the slowest poll: two calls, each with its retries and timeouts. */
+  /** How many polls run at once; a poll whose call hangs holds one slot until its timeout. */
+  maxInFlight: number;
+  /** How long a lease lasts; renewed every third of it while the poll runs (a crash costs this). */
   leaseMs: number;
+  /** Status calls per second across all instances. */
+  callsPerSecond: number;
+  /** A token shown on a page within this long counts as watched. */
+  watchedWindowMs: number;
+  /** How long to pause everyone after a 429 that gave no Retry-After. */
+  defaultPauseMs: number;
   follow: FollowPolicy;
   schedule: PollSchedulePolicy;
 };

@@ -7,13 +7,14 @@ import { fileURLToPath } from "node:url";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
-import { auditEvents, authUsers, branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
+import { auditEvents, authUsers, branches, tokenEvents, tokenRequests, upstreamCallBudget } from "@/lib/db/schema";
 import { createScratchPglite, createScratchPostgres } from "@/lib/review/testing/scratch-database";
 import { createUpstreamClient } from "@/lib/upstream";
 import type { UpstreamClient } from "@/lib/upstream";
 import { createDrizzleWatcherStore } from "./drizzle-store";
 import { watcherSettingsFrom } from "./settings";
 import { createWatcher } from "./watcher";
+import { recordViews } from "./viewers";
 
 /**
  * The watcher against real processes: the sandbox as its own process (port 4512) and a real
@@ -29,8 +30,10 @@ const apiKey = "watcher-test-key";
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const settings = watcherSettingsFrom({
   WATCHER_TICK_MS: 1000,
-  WATCHER_FRESH_POLL_MS: 3000,
-  WATCHER_WAITING_POLL_MS: 6000,
+  WATCHER_WATCHED_POLL_MS: 2000,
+  WATCHER_UNWATCHED_POLL_MS: 6000,
+  WATCHER_MAX_IN_FLIGHT: 8,
+  WATCHER_CALLS_PER_SECOND: 100,
   WATCHER_MAX_BACKOFF_SECONDS: 300,
   WATCHER_FOLLOW_USED_MINUTES: 120,
   UPSTREAM_TIMEOUT_MS: 3000,
@@ -161,15 +164,15 @@ describe("the watcher on PGlite with the sandbox", () => {
     const afterFirst = await opened.db.select().from(tokenRequests).where(inArray(tokenRequests.id, tokens.map((t) => t.id)));
     expect(afterFirst.map((row) => row.liveState)).toEqual(["waiting", "waiting", "waiting", "waiting"]);
 
-    // Meanwhile the customers act.
+    // Meanwhile the customers act (nobody watches: the next polls are 6 s away in this test's settings).
     await sandboxPost(`/sandbox/api/tokens/${succeeds!.token}/result`, { status: "SUCCESSFUL" });
     await sandboxPost(`/sandbox/api/tokens/${inProgress!.token}/use`);
     await sandboxPost(`/sandbox/api/tokens/${fails!.token}/result`, { status: "FAILED", error: "Face did not match" });
 
     // The first process leases the due tokens and is killed before it saves anything.
-    clock.now = new Date(clock.now.getTime() + 5_000);
-    const leased = await createDrizzleWatcherStore(opened.db).leaseDue({ owner: "killed-process", now: clock.now, leaseMs: 60_000, limit: 10 });
-    expect(leased).toHaveLength(4);
+    clock.now = new Date(clock.now.getTime() + 7_000);
+    const leased = await createDrizzleWatcherStore(opened.db).leaseDue({ owner: "killed-process", now: clock.now, leaseMs: 60_000, limit: 10, callsPerSecond: 100 });
+    expect(leased.tokens).toHaveLength(4);
     await opened.close();
 
     // Second process on the same database: it clears the dead leases at start (as boot does) and carries on.
@@ -194,7 +197,7 @@ describe("the watcher on PGlite with the sandbox", () => {
 
     // The result of the used token arrives later; only open tokens are asked about.
     await sandboxPost(`/sandbox/api/tokens/${inProgress!.token}/result`, { status: "SUCCESSFUL" });
-    clock.now = new Date(clock.now.getTime() + 5_000);
+    clock.now = new Date(clock.now.getTime() + 7_000);
     expect(await second.runOnce()).toBe(2);
     expect((await rowOf(inProgress!.id)).liveState).toBe("successful");
 
@@ -247,6 +250,82 @@ describe("two watchers on one database", () => {
     try {
       await expectEachTokenPolledOnce(async () => {
         const second = await openDatabase({ ...scratch.connection, pgliteDataDir: "unused", label: "watcher pair B" });
+        return [scratch.opened, second];
+      });
+    } finally {
+      await scratch.destroy();
+    }
+  });
+});
+
+/** The provider's budget and the viewers' marks, on each database the app runs on (ADR 0015). */
+async function expectBudgetSharedAndViewsRecorded(open: () => Promise<OpenedDatabase[]>): Promise<void> {
+  const [firstDb, secondDb] = await open();
+  try {
+    const clock = { now: new Date() };
+    const seeded = await seedIssuedTokens(firstDb!.db, 6, clock.now);
+    clock.now = new Date(clock.now.getTime() + 1_000);
+    const budgetSettings = { ...settings, callsPerSecond: 4 };
+    const watcherOn = (db: OpenedDatabase["db"]) =>
+      createWatcher({ store: createDrizzleWatcherStore(db), source: upstream, settings: budgetSettings, logger: silentLogger, now: () => new Date(clock.now) });
+    const [a, b] = await Promise.all([watcherOn(firstDb!.db).runOnce(), watcherOn(secondDb!.db).runOnce()]);
+    // Two instances, one budget: four polls in this second between them, the rest wait for the next.
+    expect(a + b).toBe(4);
+    const [budget] = await firstDb!.db.select().from(upstreamCallBudget);
+    expect(budget).toMatchObject({ callsInWindow: 4 });
+    expect(budget!.deferredSince).not.toBeNull();
+
+    // A 429 seen by one instance pauses the other too.
+    const until = new Date(clock.now.getTime() + 20_000);
+    await createDrizzleWatcherStore(firstDb!.db).pauseCalls({ until, reason: "429 from the service" });
+    clock.now = new Date(clock.now.getTime() + 2_000);
+    const paused = await createDrizzleWatcherStore(secondDb!.db).leaseDue({ owner: "other", now: clock.now, leaseMs: 10_000, limit: 5, callsPerSecond: 100 });
+    expect(paused).toEqual({ tokens: [], pausedUntil: until, budgetSpentUntil: null });
+    // A shorter pause never cuts a longer one short.
+    await createDrizzleWatcherStore(secondDb!.db).pauseCalls({ until: new Date(clock.now.getTime() + 1_000), reason: "short" });
+    expect((await firstDb!.db.select().from(upstreamCallBudget))[0]!.pausedUntil).toEqual(until);
+
+    // After the pause: the leases of a poll under way are renewed by their holder only.
+    clock.now = new Date(until.getTime() + 1_000);
+    const store = createDrizzleWatcherStore(firstDb!.db);
+    const grant = await store.leaseDue({ owner: "holder", now: clock.now, leaseMs: 10_000, limit: 2, callsPerSecond: 100 });
+    expect(grant.tokens).toHaveLength(2);
+    const ids = grant.tokens.map((token) => token.id);
+    const later = new Date(clock.now.getTime() + 8_000);
+    expect((await store.renewLeases({ owner: "holder", ids, now: later, leaseMs: 10_000 })).sort()).toEqual([...ids].sort());
+    expect(await store.renewLeases({ owner: "intruder", ids, now: later, leaseMs: 10_000 })).toEqual([]);
+    const renewed = await firstDb!.db.select().from(tokenRequests).where(inArray(tokenRequests.id, ids));
+    expect(renewed.every((row) => row.leaseUntil!.getTime() === later.getTime() + 10_000)).toBe(true);
+
+    // A page showing a token: watched from now, and its next poll within the watched cadence.
+    const unwatched = seeded.find((token) => !ids.includes(token.id))!;
+    await firstDb!.db.update(tokenRequests).set({ nextPollAt: new Date(clock.now.getTime() + 30_000) }).where(eq(tokenRequests.id, unwatched.id));
+    await recordViews(firstDb!.db, [unwatched.id], clock.now, 2_000);
+    const [viewed] = await firstDb!.db.select().from(tokenRequests).where(eq(tokenRequests.id, unwatched.id));
+    expect(viewed!.lastViewedAt).toEqual(clock.now);
+    expect(viewed!.nextPollAt).toEqual(new Date(clock.now.getTime() + 2_000));
+  } finally {
+    await firstDb!.close();
+    if (secondDb !== firstDb) await secondDb!.close();
+  }
+}
+
+describe("the provider budget and the viewers on the database", () => {
+  it("PGlite", async () => {
+    const scratch = await createScratchPglite("veridesk-watcher-budget-");
+    try {
+      await expectBudgetSharedAndViewsRecorded(async () => [scratch.opened, scratch.opened]);
+    } finally {
+      await scratch.destroy();
+    }
+  });
+
+  const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+  it.runIf(testDatabaseUrl)("PostgreSQL (two connection pools, as two instances)", async () => {
+    const scratch = await createScratchPostgres(testDatabaseUrl!, "veridesk_budget");
+    try {
+      await expectBudgetSharedAndViewsRecorded(async () => {
+        const second = await openDatabase({ ...scratch.connection, pgliteDataDir: "unused", label: "budget B" });
         return [scratch.opened, second];
       });
     } finally {

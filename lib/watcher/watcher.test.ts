@@ -9,9 +9,11 @@ import { createWatcher } from "./watcher";
 const issuedAt = new Date("2026-11-22T09:00:00.000Z");
 const settings: WatcherSettings = {
   tickMs: 1000,
-  batchSize: 10,
-  concurrency: 3,
-  leaseMs: 60_000,
+  maxInFlight: 3,
+  leaseMs: 10_000,
+  callsPerSecond: 100,
+  watchedWindowMs: 10_000,
+  defaultPauseMs: 30_000,
   follow: defaultFollowPolicy,
   schedule: defaultPollSchedulePolicy,
 };
@@ -46,20 +48,21 @@ function fakeService() {
   return { states, results, calls, source };
 }
 
-function setup(options: { atSeconds?: number } = {}) {
+function setup(options: { atSeconds?: number; settings?: Partial<WatcherSettings> } = {}) {
   const clock = { now: new Date(issuedAt.getTime() + (options.atSeconds ?? 1) * 1000) };
   const store = new MemoryWatcherStore();
   const service = fakeService();
   const watcher = createWatcher({
     store,
     source: service.source,
-    settings,
+    settings: { ...settings, ...options.settings },
     logger: silentLogger,
     now: () => new Date(clock.now),
     random: () => 0.5,
   });
-  const addToken = (id: string, token: string, facts: Partial<IssuedTokenFacts> = {}) =>
-    store.add({ id, token, facts: { issuance: "issued", issuedAt, ...facts } });
+  /** A token a page is showing right now, unless `isWatched: false`. */
+  const addToken = (id: string, token: string, facts: Partial<IssuedTokenFacts> = {}, { isWatched = true } = {}) =>
+    store.add({ id, token, facts: { issuance: "issued", issuedAt, ...facts }, lastViewedAt: isWatched ? new Date(clock.now) : null });
   const advance = (seconds: number) => {
     clock.now = new Date(clock.now.getTime() + seconds * 1000);
   };
@@ -67,14 +70,19 @@ function setup(options: { atSeconds?: number } = {}) {
 }
 
 describe("the watcher", () => {
-  it("asks check_token_status about a waiting token and comes back in a few seconds", async () => {
+  it("asks check_token_status about a waiting token, back in 2 s while a page shows it, in 30 s while nobody does", async () => {
     const { store, service, watcher, addToken, clock } = setup();
     addToken("a", "TOKENA01");
-    expect(await watcher.runOnce()).toBe(1);
+    addToken("b", "TOKENB01", {}, { isWatched: false });
+    expect(await watcher.runOnce()).toBe(2);
     const row = store.rows.get("a")!;
-    expect(service.calls).toEqual([{ endpoint: "check_token_status", token: "TOKENA01" }]);
+    expect(service.calls).toEqual([
+      { endpoint: "check_token_status", token: "TOKENA01" },
+      { endpoint: "check_token_status", token: "TOKENB01" },
+    ]);
     expect(row.state).toBe("waiting");
-    expect(row.nextPollAt).toEqual(new Date(clock.now.getTime() + 3000));
+    expect(row.nextPollAt).toEqual(new Date(clock.now.getTime() + 2000));
+    expect(store.rows.get("b")!.nextPollAt).toEqual(new Date(clock.now.getTime() + 30_000));
     expect(row.leaseOwner).toBeNull();
     expect(row.events).toEqual([]);
   });
@@ -117,7 +125,7 @@ describe("the watcher", () => {
 
   it("records a fault as a service problem, backs off, and notes the recovery; never a failure", async () => {
     const { store, service, watcher, addToken, advance, clock } = setup();
-    addToken("a", "TOKENA01");
+    addToken("a", "TOKENA01", {}, { isWatched: false });
     service.states.set("TOKENA01", new AppError("UPSTREAM_SERVER_ERROR", "500"));
     await watcher.runOnce();
     let row = store.rows.get("a")!;
@@ -166,7 +174,7 @@ describe("the watcher", () => {
   });
 
   it("leases each due token to one watcher only, and skips tokens not yet due or closed", async () => {
-    const first = setup();
+    const first = setup({ settings: { maxInFlight: 10 } });
     const second = createWatcher({
       store: first.store,
       source: first.service.source,
@@ -205,7 +213,7 @@ describe("the watcher", () => {
       watcher.start();
       await vi.advanceTimersByTimeAsync(10);
       expect(service.calls).toHaveLength(1);
-      clock.now = new Date(clock.now.getTime() + 3000);
+      clock.now = new Date(clock.now.getTime() + 2000);
       await vi.advanceTimersByTimeAsync(settings.tickMs);
       expect(service.calls).toHaveLength(2);
 
@@ -226,7 +234,7 @@ describe("the watcher", () => {
     try {
       const store = new MemoryWatcherStore();
       const service = fakeService();
-      store.add({ id: "a", token: "TOKENA01", facts: { issuance: "issued", issuedAt } });
+      store.add({ id: "a", token: "TOKENA01", facts: { issuance: "issued", issuedAt }, lastViewedAt: new Date(issuedAt.getTime() + 1000) });
       const watcher = createWatcher({
         store,
         source: service.source,
@@ -237,8 +245,8 @@ describe("the watcher", () => {
       watcher.start();
       await vi.advanceTimersByTimeAsync(10);
       expect(service.calls).toHaveLength(1);
-      // Due 3 s later: polled then, not at the 10 s tick.
-      await vi.advanceTimersByTimeAsync(3_100);
+      // Due 2 s later: polled then, not at the 10 s tick.
+      await vi.advanceTimersByTimeAsync(2_100);
       expect(service.calls).toHaveLength(2);
       await watcher.stop();
     } finally {
@@ -263,10 +271,108 @@ describe("the watcher", () => {
       watcher.start();
       await vi.advanceTimersByTimeAsync(10 * settings.tickMs);
       expect(service.calls.length).toBeGreaterThanOrEqual(1);
-      expect(silentLogger.error).toHaveBeenCalledWith(expect.anything(), "watcher tick failed");
+      expect(silentLogger.error).toHaveBeenCalledWith(expect.anything(), "watcher could not lease tokens");
       await watcher.stop();
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("never lets one hanging call hold up another token: each poll has its own slot", async () => {
+    vi.useFakeTimers({ now: issuedAt.getTime() + 1000 });
+    try {
+      const { store, service, watcher, addToken, clock } = setup();
+      let releaseHeld: (() => void) | undefined;
+      const check = service.source.checkTokenState.bind(service.source);
+      service.source.checkTokenState = async (token) => {
+        if (token !== "HELD0001") return check(token);
+        service.calls.push({ endpoint: "check_token_status", token });
+        await new Promise<void>((resolve) => (releaseHeld = resolve));
+        throw new AppError("UPSTREAM_TIMEOUT", "held");
+      };
+      addToken("held", "HELD0001");
+      addToken("b", "TOKENB01");
+      service.states.set("TOKENB01", "used");
+      watcher.start();
+      await vi.advanceTimersByTimeAsync(10);
+      expect(store.rows.get("b")!.state).toBe("in_progress");
+
+      // The held call is still out; B's result is found at its next 2 s poll all the same.
+      service.results.set("TOKENB01", { kind: "result", status: "SUCCESSFUL", transactionNumber: "GH-STE-9" });
+      clock.now = new Date(clock.now.getTime() + 2_000);
+      await vi.advanceTimersByTimeAsync(2_100);
+      expect(store.rows.get("b")!.state).toBe("successful");
+      expect(watcher.describe().inFlight).toBe(1);
+
+      // Its lease is renewed while it hangs, so no other instance polls it meanwhile.
+      clock.now = new Date(clock.now.getTime() + 20_000);
+      await vi.advanceTimersByTimeAsync(settings.leaseMs);
+      expect(store.rows.get("held")!.leaseUntil!.getTime()).toBeGreaterThan(clock.now.getTime());
+
+      releaseHeld!();
+      await vi.advanceTimersByTimeAsync(10);
+      expect(store.rows.get("held")!.facts.lastFault?.code).toBe("UPSTREAM_TIMEOUT");
+      expect(store.rows.get("held")!.leaseOwner).toBeNull();
+      await watcher.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("keeps at most maxInFlight polls running", async () => {
+    const { service, watcher, addToken } = setup({ settings: { maxInFlight: 2 } });
+    for (let index = 0; index < 5; index += 1) addToken(`t${index}`, `TOKEN00${index}`);
+    let running = 0;
+    let mostAtOnce = 0;
+    const check = service.source.checkTokenState.bind(service.source);
+    service.source.checkTokenState = async (token) => {
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running -= 1;
+      return check(token);
+    };
+    expect(await watcher.runOnce()).toBe(2);
+    expect(mostAtOnce).toBe(2);
+  });
+
+  it("leases no more polls per second than the budget shared by all instances", async () => {
+    const { store, watcher, addToken, advance } = setup({ settings: { maxInFlight: 10, callsPerSecond: 3 } });
+    for (let index = 0; index < 8; index += 1) addToken(`t${index}`, `TOKEN00${index}`);
+    expect(await watcher.runOnce()).toBe(3);
+    expect(await watcher.runOnce()).toBe(0);
+    advance(1);
+    expect(await watcher.runOnce()).toBe(3);
+    expect(store.budget.callsInWindow).toBe(3);
+  });
+
+  it("pauses every watcher for a 429's Retry-After, and the token waits it out too", async () => {
+    const { store, service, watcher, addToken, advance, clock } = setup();
+    addToken("a", "TOKENA01");
+    addToken("b", "TOKENB01", {}, { isWatched: false });
+    store.rows.get("b")!.nextPollAt = new Date(clock.now.getTime() + 5_000);
+    service.states.set("TOKENA01", new AppError("UPSTREAM_RATE_LIMITED", "429", { retryAfterMs: 20_000 }));
+    await watcher.runOnce();
+    const pausedUntil = new Date(clock.now.getTime() + 20_000);
+    expect(store.budget.pausedUntil).toEqual(pausedUntil);
+    expect(store.rows.get("a")!.nextPollAt).toEqual(pausedUntil);
+    expect(store.rows.get("a")!.facts.lastFault?.code).toBe("UPSTREAM_RATE_LIMITED");
+
+    advance(10);
+    service.calls.length = 0;
+    expect(await watcher.runOnce()).toBe(0);
+    expect(service.calls).toEqual([]);
+
+    advance(11);
+    service.states.set("TOKENA01", "pending");
+    expect(await watcher.runOnce()).toBe(2);
+  });
+
+  it("pauses for a default time when a 429 gives no Retry-After", async () => {
+    const { store, service, watcher, addToken, clock } = setup();
+    addToken("a", "TOKENA01");
+    service.states.set("TOKENA01", new AppError("UPSTREAM_RATE_LIMITED", "429"));
+    await watcher.runOnce();
+    expect(store.budget.pausedUntil).toEqual(new Date(clock.now.getTime() + settings.defaultPauseMs));
   });
 });

@@ -5,18 +5,28 @@ import { pollToken } from "./poll-token";
 import type { TokenStatusSource, WatchedToken, WatcherLogger, WatcherSettings, WatcherStore } from "./types";
 
 /**
- * The one loop that keeps open tokens up to date, whoever is looking at them. Each tick leases the
- * tokens whose next poll is due (the store makes sure several app instances never poll the same
- * token at once), polls them a few at a time, writes what changed, and sleeps until the next tick.
- * Everything it knows is in the database, so a restarted process simply carries on; a fault of the
- * service or of the database is logged, backed off from, and never stops the loop.
+ * The one loop that keeps open tokens up to date, whoever is looking at them (ADRs 0007, 0015).
+ *
+ * It keeps up to `maxInFlight` polls running, each on its own: whenever a slot is free it leases
+ * due tokens for the free slots (the store makes sure several app instances never poll the same
+ * token at once and that all of them together stay within the provider's calls-per-second
+ * budget), and a poll that finishes frees its slot at once. So a status call that hangs holds one
+ * slot until its own timeout and delays no other token. Each call is made once; the next poll is
+ * the retry. A lease is short and renewed while its poll runs, so a crashed instance's tokens are
+ * free again within seconds. Everything it knows is in the database: a restarted process simply
+ * carries on, and a fault of the service or of the database is logged, backed off from, and never
+ * stops the loop.
  */
 
 export type Watcher = {
-  /** Runs one tick now (tests and the first tick after start). Returns how many tokens it polled. */
+  /** Leases what is due for the free slots and waits for those polls (tests). Returns how many it polled. */
   runOnce(): Promise<number>;
-  /** Stops ticking, waits for the tick under way and hands its leases back. */
+  /** Looks for due tokens now rather than at the next wake-up (a page just opened on a token). */
+  wake(): void;
+  /** Stops leasing, waits for the polls under way and hands back their leases. */
   stop(): Promise<void>;
+  /** For the admin's view and the logs. */
+  describe(): { owner: string; inFlight: number; pausedUntil: Date | null };
   readonly owner: string;
 };
 
@@ -39,26 +49,43 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
   // Unique per process start: a lease left by a killed process is never mistaken for our own.
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
+  const inFlight = new Map<string, Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
+  let timerDueAt = Number.POSITIVE_INFINITY;
+  let isStarted = false;
   let isStopping = false;
-  let failedTicks = 0;
+  let filling: Promise<number> | undefined;
+  let fillAgain = false;
+  let failedFills = 0;
+  let pausedUntil: Date | null = null;
+  let renewTimer: NodeJS.Timeout | undefined;
 
   async function pollAndSave(watched: WatchedToken): Promise<void> {
+    const startedAt = now();
+    const isWatched = watched.lastViewedAt !== null && startedAt.getTime() - watched.lastViewedAt.getTime() <= settings.watchedWindowMs;
     const outcome = await pollToken({
       watched,
       source,
       now,
       follow: settings.follow,
       schedule: settings.schedule,
+      isWatched,
+      defaultPauseMs: settings.defaultPauseMs,
       random: dependencies.random,
     });
+    if (outcome.pause) {
+      pausedUntil = outcome.pause.until;
+      await store.pauseCalls(outcome.pause);
+      logger.warn({ until: outcome.pause.until.toISOString(), reason: outcome.pause.reason }, "the service asked us to slow down: every watcher pauses");
+    }
     const saved = await store.saveOutcome({ watched, owner, outcome, now: now() });
     const logFields = {
       tokenRequestId: watched.id,
       token: watched.token,
       state: outcome.state,
       calls: outcome.calls,
+      isWatched,
+      durationMs: now().getTime() - startedAt.getTime(),
       nextPollAt: outcome.nextPollAt?.toISOString() ?? null,
     };
     if (!saved) {
@@ -72,68 +99,133 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
     }
   }
 
-  async function tick(): Promise<number> {
-    const leased = await store.leaseDue({ owner, now: now(), leaseMs: settings.leaseMs, limit: settings.batchSize });
-    await runLimited(leased, settings.concurrency, async (watched) => {
-      try {
-        await pollAndSave(watched);
-      } catch (error) {
+  /** Starts one poll in its own slot; the slot is freed (and refilled) the moment it ends. */
+  function startPoll(watched: WatchedToken): Promise<void> {
+    const running = pollAndSave(watched)
+      .catch((error: unknown) => {
         // A database error while saving: the lease runs out and the token is polled again.
         logger.error({ err: error, tokenRequestId: watched.id }, "watcher could not save a poll");
-      }
-    });
-    return leased.length;
-  }
-
-  function runOnce(): Promise<number> {
-    running ??= tick().finally(() => {
-      running = undefined;
-    });
+      })
+      .finally(() => {
+        inFlight.delete(watched.id);
+        if (isStarted && !isStopping) requestFill(0);
+      });
+    inFlight.set(watched.id, running);
     return running;
   }
 
-  function scheduleNext(delayMs: number): void {
-    if (isStopping) return;
-    timer = setTimeout(loop, delayMs);
-    // The watcher alone must not keep a process alive (scripts, tests); the server does that.
-    timer.unref?.();
+  /** One lease round for the free slots. Returns how many polls it started. */
+  async function fill(): Promise<number> {
+    const free = settings.maxInFlight - inFlight.size;
+    if (free <= 0 || isStopping) return 0;
+    const grant = await store.leaseDue({ owner, now: now(), leaseMs: settings.leaseMs, limit: free, callsPerSecond: settings.callsPerSecond });
+    pausedUntil = grant.pausedUntil;
+    for (const watched of grant.tokens) void startPoll(watched);
+    if (isStarted && !isStopping) scheduleAfterFill(grant, free);
+    return grant.tokens.length;
   }
 
-  /** Until the next token falls due, within [MIN_SLEEP_MS, tickMs]; tokens issued meanwhile wait a tick at most. */
+  function scheduleAfterFill(grant: Awaited<ReturnType<WatcherStore["leaseDue"]>>, free: number): void {
+    const nowMs = now().getTime();
+    if (grant.pausedUntil) return requestFill(grant.pausedUntil.getTime() - nowMs);
+    if (grant.budgetSpentUntil) return requestFill(grant.budgetSpentUntil.getTime() - nowMs);
+    // Every free slot filled: more may be due, and the next finished poll refills at once.
+    if (grant.tokens.length >= free) return;
+    void delayUntilNextDue().then(requestFill, (error: unknown) => {
+      logger.error({ err: error }, "watcher could not read when the next token is due");
+      requestFill(settings.tickMs);
+    });
+  }
+
+  /** Until the next token falls due, within [MIN_SLEEP_MS, tickMs]: tokens issued or opened meanwhile wait a tick at most. */
   async function delayUntilNextDue(): Promise<number> {
     const nextDue = await store.nextDueAt?.();
     if (!nextDue) return settings.tickMs;
     return Math.min(settings.tickMs, Math.max(MIN_SLEEP_MS, nextDue.getTime() - now().getTime()));
   }
 
-  async function loop(): Promise<void> {
+  /** Runs a fill after `delayMs`, unless one is already due sooner; a fill under way runs again once done. */
+  function requestFill(delayMs: number): void {
+    if (!isStarted || isStopping) return;
+    const dueAt = Date.now() + Math.max(0, delayMs);
+    if (timer && timerDueAt <= dueAt) return;
+    if (timer) clearTimeout(timer);
+    timerDueAt = dueAt;
+    timer = setTimeout(onTimer, Math.max(0, delayMs));
+    // The watcher alone must not keep a process alive (scripts, tests); the server does that.
+    timer.unref?.();
+  }
+
+  function onTimer(): void {
     timer = undefined;
-    try {
-      const polled = await runOnce();
-      failedTicks = 0;
-      // A full batch means more tokens are due: go on at once rather than waiting a tick.
-      scheduleNext(polled >= settings.batchSize ? 0 : await delayUntilNextDue());
-    } catch (error) {
-      failedTicks += 1;
-      const delay = Math.min(MAX_IDLE_BACKOFF_MS, settings.tickMs * 2 ** Math.min(failedTicks, 10));
-      logger.error({ err: error, retryInMs: delay }, "watcher tick failed");
-      scheduleNext(delay);
+    timerDueAt = Number.POSITIVE_INFINITY;
+    if (filling) {
+      fillAgain = true;
+      return;
     }
+    filling = fill()
+      .then((started) => {
+        failedFills = 0;
+        return started;
+      })
+      .catch((error: unknown) => {
+        failedFills += 1;
+        const delay = Math.min(MAX_IDLE_BACKOFF_MS, settings.tickMs * 2 ** Math.min(failedFills, 10));
+        logger.error({ err: error, retryInMs: delay }, "watcher could not lease tokens");
+        requestFill(delay);
+        return 0;
+      })
+      .finally(() => {
+        filling = undefined;
+        if (fillAgain) {
+          fillAgain = false;
+          requestFill(0);
+        }
+      });
+  }
+
+  /** Keeps the leases of the polls under way alive: a lease only has to outlast a stalled renewal. */
+  function renewRunningLeases(): void {
+    const ids = [...inFlight.keys()];
+    if (ids.length === 0) return;
+    store.renewLeases({ owner, ids, now: now(), leaseMs: settings.leaseMs }).then(
+      (held) => {
+        if (held.length < ids.length) logger.warn({ lost: ids.length - held.length }, "watcher lost leases of polls under way");
+      },
+      (error: unknown) => logger.warn({ err: error }, "watcher could not renew its leases"),
+    );
+  }
+
+  async function runOnce(): Promise<number> {
+    const started = await fill();
+    await Promise.all([...inFlight.values()]);
+    return started;
   }
 
   return {
     owner,
     runOnce,
+    wake() {
+      requestFill(0);
+    },
+    describe() {
+      return { owner, inFlight: inFlight.size, pausedUntil: pausedUntil && pausedUntil > now() ? pausedUntil : null };
+    },
     start() {
-      if (timer || isStopping) return;
-      logger.info({ owner, tickMs: settings.tickMs }, "token watcher started");
-      scheduleNext(0);
+      if (isStarted || isStopping) return;
+      isStarted = true;
+      logger.info({ owner, tickMs: settings.tickMs, maxInFlight: settings.maxInFlight, leaseMs: settings.leaseMs }, "token watcher started");
+      renewTimer = setInterval(renewRunningLeases, Math.max(1_000, Math.floor(settings.leaseMs / 3)));
+      renewTimer.unref?.();
+      requestFill(0);
     },
     async stop() {
       isStopping = true;
       if (timer) clearTimeout(timer);
+      if (renewTimer) clearInterval(renewTimer);
       timer = undefined;
-      await running?.catch(() => undefined);
+      await filling?.catch(() => undefined);
+      await Promise.all([...inFlight.values()]);
       try {
         await store.releaseLeases(owner);
       } catch (error) {
@@ -142,17 +234,4 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
       logger.info({ owner }, "token watcher stopped");
     },
   };
-}
-
-/** Runs `work` over the items with at most `limit` at once. */
-async function runLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length) {
-      const item = items[next]!;
-      next += 1;
-      await work(item);
-    }
-  });
-  await Promise.all(lanes);
 }

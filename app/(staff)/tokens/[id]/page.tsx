@@ -13,7 +13,9 @@ import { isAppError } from "@/lib/errors";
 import { getTokenRequestView } from "@/lib/tokens";
 import { tokenKindLabels } from "@/lib/tokens/display";
 import { liveViewSettings } from "@/lib/watcher/live-settings";
+import { wakeTokenWatcher } from "@/lib/watcher/boot";
 import { getLiveToken, readScopedTokenRequest } from "@/lib/watcher/live-token-view";
+import { recordTokenOpened } from "@/lib/watcher/viewers";
 
 export const metadata: Metadata = { title: "Token" };
 // Customer data, live: rendered per request, never cached (Cache-Control: no-store).
@@ -48,6 +50,11 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
   }
 
   const initial = await getLiveToken(db, { userId: staff.userId, scope }, id, liveViewSettings()).catch(notFoundIfMissing);
+  // Watched from now, and asked about now: the page's next poll shows the service's latest word.
+  if (!initial.token.isFinal) {
+    await recordTokenOpened(db, id, new Date());
+    wakeTokenWatcher();
+  }
 
   // A supervisor opening a teller's token is on record (the review pages record the same action).
   if (hasPermission(staff.role, "tokens.export") && !initial.token.isMine) {
