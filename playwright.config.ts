@@ -77,6 +77,9 @@ export default defineConfig({
         APP_URL: process.env.APP_URL,
         UPSTREAM_BASE_URL: upstreamBaseUrl,
         PGLITE_DATA_DIR: path.join(process.env.E2E_DATA_DIR, "pglite"),
+        // Shorter than production's 30 s so the specs of a provider that never answers an issuing
+        // call do not wait half a minute each; the slow-answer spec stays well inside it.
+        UPSTREAM_ISSUE_TIMEOUT_MS: "12000",
         SERVER_LOG_FILE: process.env.E2E_SERVER_LOG,
       },
       reuseExistingServer: false,

@@ -131,6 +131,7 @@ export const actions: ActionEntry[] = [
   { file: "app/(staff)/admin/purposes/actions.ts", name: "updatePurpose", audience: holders("compliance.manage"), isSafeToProbe: true },
   { file: "app/(staff)/tokens/new/fingerprint/actions.ts", name: "issueFingerprintTokenAction", audience: holders("tokens.issue"), isSafeToProbe: true },
   { file: "app/(staff)/tokens/new/remote/actions.ts", name: "issueRemoteTokenAction", audience: holders("tokens.issue"), isSafeToProbe: true },
+  { file: "app/(staff)/tokens/[id]/actions.ts", name: "attachSmsTokenAction", audience: holders("tokens.recover"), isSafeToProbe: true },
   { file: "app/(staff)/review/actions.ts", name: "searchByIdNumberAction", audience: holders("tokens.export"), isSafeToProbe: true },
   { file: "app/(staff)/review/reconciliation/actions.ts", name: "recordReconciliationPrintedAction", audience: holders("tokens.export"), isSafeToProbe: true },
   { file: "app/(staff)/review/tokens/[id]/actions.ts", name: "revealIdNumberAction", audience: holders("ids.reveal"), isSafeToProbe: true },

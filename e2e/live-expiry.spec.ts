@@ -40,5 +40,7 @@ test("an issuing call that never answered is shown as outcome unknown, with no c
   await page.goto(`/tokens/${liveFixtures.unknownFingerprint.id}`);
   await expect(page.getByTestId("state-badge")).toHaveText("Outcome unknown");
   await expect(page.getByRole("timer")).toHaveCount(0);
-  await expect(page.getByTestId("outcome")).toContainText("may or may not exist");
+  // A fingerprint token is never sent to the customer: nothing to recover from an SMS.
+  await expect(page.getByTestId("outcome")).toContainText("No link was sent to the customer");
+  await expect(page.getByTestId("sms-token-form")).toHaveCount(0);
 });

@@ -46,7 +46,7 @@ export const errorCatalog = {
   UPSTREAM_TIMEOUT: {
     httpStatus: 504,
     userMessage:
-      "The verification service did not answer in time. The token may or may not exist — check the token list before trying again.",
+      "The verification service did not answer in time. It may still have created the token and sent the link — open this attempt before trying again.",
   },
   UPSTREAM_NETWORK: {
     httpStatus: 503,
@@ -105,11 +105,13 @@ export class AppError extends Error {
   readonly fieldErrors: FieldErrors | undefined;
   /** UPSTREAM_RATE_LIMITED: how long the service asked us to wait (its Retry-After), when it said. */
   readonly retryAfterMs: number | undefined;
+  /** The record the failure leaves behind for staff to open (an issuing attempt whose outcome is unknown). */
+  readonly subjectId: string | undefined;
 
   constructor(
     code: ErrorCode,
     internalMessage: string,
-    options: { userMessage?: string; fieldErrors?: FieldErrors; cause?: unknown; retryAfterMs?: number } = {},
+    options: { userMessage?: string; fieldErrors?: FieldErrors; cause?: unknown; retryAfterMs?: number; subjectId?: string } = {},
   ) {
     super(internalMessage, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AppError";
@@ -117,6 +119,7 @@ export class AppError extends Error {
     this.userMessage = options.userMessage ?? errorCatalog[code].userMessage;
     this.fieldErrors = options.fieldErrors;
     this.retryAfterMs = options.retryAfterMs;
+    this.subjectId = options.subjectId;
   }
 
   get httpStatus(): number {

@@ -14,6 +14,7 @@ import { Countdown } from "./countdown";
 import { fetchLive, LiveFetchError, type Fetched } from "./fetch-live";
 import { formatTime } from "./format";
 import { OutcomePanel } from "./outcome-panel";
+import { SmsTokenForm, type AttachSmsTokenAction } from "./sms-token-form";
 import { StateBadge } from "./state-badge";
 import { TokenQrCode } from "./token-qr-code";
 import { TokenTimeline } from "./token-timeline";
@@ -30,7 +31,14 @@ export function liveTokenQueryKey(id: string) {
  * `GET /api/tokens/[id]` until the state is final. The route reads the database only, so any
  * number of open pages cost the verification service nothing.
  */
-export function LiveTokenView({ initial }: { initial: LiveTokenResponse }) {
+export function LiveTokenView({
+  initial,
+  attachSmsToken,
+}: {
+  initial: LiveTokenResponse;
+  /** Given when the viewer may enter a token from the customer's SMS (tokens.recover). */
+  attachSmsToken?: AttachSmsTokenAction;
+}) {
   const id = initial.token.id;
   const query = useQuery<Fetched<LiveTokenResponse>, LiveFetchError>({
     queryKey: liveTokenQueryKey(id),
@@ -93,6 +101,10 @@ export function LiveTokenView({ initial }: { initial: LiveTokenResponse }) {
             <div aria-live="polite">
               <OutcomePanel token={token} />
             </div>
+
+            {token.awaitsSmsToken && attachSmsToken ? (
+              <SmsTokenForm tokenRequestId={token.id} action={attachSmsToken} onAttached={() => query.refetch()} />
+            ) : null}
 
             <ConnectionStatus
               updatedAt={query.dataUpdatedAt}
@@ -188,10 +200,10 @@ function TokenDetails({ token }: { token: LiveTokenDetail }) {
   ];
   if (token.purpose) rows.push(["Purpose", token.purpose]);
   if (token.delivery) {
-    const { maskedPhone, maskedEmail, smsSent } = token.delivery;
+    const { maskedPhone, maskedEmail, smsSent, isUnconfirmed } = token.delivery;
     rows.push([
-      "Link sent to",
-      <ul key="delivery" data-testid="delivery">
+      isUnconfirmed ? "Link may have gone to" : "Link sent to",
+      <ul key="delivery" data-testid="delivery" data-unconfirmed={isUnconfirmed ? "true" : undefined}>
         {smsSent && maskedPhone ? <li>SMS to {maskedPhone}</li> : null}
         {maskedEmail ? <li>E-mail to {maskedEmail}</li> : null}
         {!(smsSent && maskedPhone) && !maskedEmail ? <li>Not sent</li> : null}

@@ -5,7 +5,11 @@ import type { LiveTokenSummary } from "@/lib/watcher/live-token-dto";
  * What the state means for the teller, in one sentence, with the result when there is one: the
  * transaction number of a success, the service's own error text of a failure.
  */
-export function OutcomePanel({ token }: { token: Pick<LiveTokenSummary, "state" | "result" | "kind" | "outcomeUnknownReason"> }) {
+export function OutcomePanel({
+  token,
+}: {
+  token: Pick<LiveTokenSummary, "state" | "result" | "kind" | "outcomeUnknownReason"> & { awaitsSmsToken?: boolean };
+}) {
   switch (token.state) {
     case "waiting":
       return (
@@ -73,7 +77,9 @@ export function OutcomePanel({ token }: { token: Pick<LiveTokenSummary, "state" 
           <p className="mt-1">
             {token.outcomeUnknownReason === "result_never_arrived"
               ? "The customer started, but the service never sent a result. Ask the customer whether they finished, and call support before trying again."
-              : "The service did not answer when this token was requested. It may or may not exist, and an SMS may have been sent. Check with the customer before issuing another."}
+              : token.awaitsSmsToken
+                ? "The service did not answer when this token was requested, but it may still have created it and sent the link. Ask the customer whether an SMS arrived: if it did, enter its token below and Veridesk follows it. If nothing arrived, issue a new token."
+                : "The service did not answer when this token was requested. No link was sent to the customer, so there is nothing to recover: issue a new token."}
           </p>
         </div>
       );

@@ -20,6 +20,7 @@ import { Input } from "@/components/ui/input";
 import { applyServerFieldErrors, focusFirstInvalid } from "./form-errors";
 import { GhanaCardInput } from "./ghana-card-input";
 import { IssueFeedback } from "./issue-feedback";
+import { IssueProgress } from "./issue-progress";
 import { PurposeField } from "./purpose-field";
 import { useTokenIssuing } from "./use-token-issuing";
 
@@ -36,6 +37,7 @@ export function FingerprintTokenForm({
   idempotencyKey,
   branchName,
   purposes,
+  issueTimeoutSeconds,
   defaultValues = emptyFingerprintTokenForm,
 }: {
   action: FingerprintTokenAction;
@@ -43,6 +45,8 @@ export function FingerprintTokenForm({
   branchName: string;
   /** The bank's purposes whose policy allows fingerprint tokens. */
   purposes: readonly PurposePolicy[];
+  /** How long Veridesk waits for the service's answer (UPSTREAM_ISSUE_TIMEOUT_MS), told to the teller when it is slow. */
+  issueTimeoutSeconds: number;
   defaultValues?: FingerprintTokenFormInput;
 }) {
   const form = useForm<FingerprintTokenFormInput, unknown, FingerprintTokenValues>({
@@ -102,7 +106,8 @@ export function FingerprintTokenForm({
             <p className="text-sm text-ink-muted">Sent with the token so the service can trace it to your branch.</p>
           </div>
 
-          <div className="flex justify-end border-t border-line pt-5">
+          <div className="flex flex-wrap items-center justify-end gap-4 border-t border-line pt-5">
+            <IssueProgress sendingSince={issuing.sendingSince} timeoutSeconds={issueTimeoutSeconds} />
             <Button type="submit" size="lg" isBusy={isBusy}>
               {isBusy ? null : <Fingerprint aria-hidden className="size-5" />}
               {isBusy ? "Issuing token…" : "Issue fingerprint token"}

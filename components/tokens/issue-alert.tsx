@@ -4,7 +4,13 @@ import { outcomeUnknownCodes } from "@/lib/tokens/display";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 
-export type IssueAlertState = { code: ErrorCode; message: string; requestId?: string };
+export type IssueAlertState = {
+  code: ErrorCode;
+  message: string;
+  requestId?: string;
+  /** The attempt left behind when the outcome is unknown: its page takes the token from the SMS. */
+  attemptId?: string;
+};
 
 const titles: Partial<Record<ErrorCode, string>> = {
   VALIDATION: "Check the highlighted fields",
@@ -36,7 +42,11 @@ export function IssueAlert({ alert, onStartNewAttempt }: { alert: IssueAlertStat
         <p>{alert.message}</p>
         {offersNewAttempt ? (
           <div className="flex flex-wrap items-center gap-3">
-            {isOutcomeUnknown ? (
+            {isOutcomeUnknown && alert.attemptId ? (
+              <Link href={`/tokens/${alert.attemptId}`} className="font-semibold text-info-700 underline underline-offset-2" data-testid="open-attempt">
+                Open this attempt (enter the token from the customer&apos;s SMS)
+              </Link>
+            ) : isOutcomeUnknown ? (
               <Link href="/tokens" className="font-semibold text-info-700 underline underline-offset-2" target="_blank">
                 Open the token list (new tab)
               </Link>

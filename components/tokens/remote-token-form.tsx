@@ -29,6 +29,7 @@ import { Input } from "@/components/ui/input";
 import { applyServerFieldErrors, focusFirstInvalid } from "./form-errors";
 import { GhanaCardInput } from "./ghana-card-input";
 import { IssueFeedback } from "./issue-feedback";
+import { IssueProgress } from "./issue-progress";
 import { PurposeField, usePurposeIdTypes } from "./purpose-field";
 import { useTokenIssuing } from "./use-token-issuing";
 
@@ -80,12 +81,15 @@ export function RemoteTokenForm({
   action,
   idempotencyKey,
   purposes,
+  issueTimeoutSeconds,
   defaultValues = emptyRemoteTokenForm(),
 }: {
   action: RemoteTokenAction;
   idempotencyKey: string;
   /** The bank's purposes whose policy allows remote tokens; the picked one limits the ID types. */
   purposes: readonly PurposePolicy[];
+  /** How long Veridesk waits for the service's answer (UPSTREAM_ISSUE_TIMEOUT_MS), told to the teller when it is slow. */
+  issueTimeoutSeconds: number;
   defaultValues?: RemoteTokenFormInput;
 }) {
   const form = useForm<RemoteTokenFormInput, unknown, RemoteTokenValues>({
@@ -244,7 +248,8 @@ export function RemoteTokenForm({
           </div>
         </Card>
 
-        <div className="flex justify-end">
+        <div className="flex flex-wrap items-center justify-end gap-4">
+          <IssueProgress sendingSince={issuing.sendingSince} timeoutSeconds={issueTimeoutSeconds} />
           <Button type="submit" size="lg" isBusy={isBusy}>
             {isBusy ? null : <Send aria-hidden className="size-5" />}
             {isBusy ? "Issuing token…" : "Issue remote token"}

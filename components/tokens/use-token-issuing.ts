@@ -35,6 +35,8 @@ export function useTokenIssuing<Values>(options: {
   // Only while the action runs, not while the browser validates: a disabled field cannot take the
   // focus that points the teller at the first mistake.
   const [isSending, setIsSending] = useState(false);
+  // When the call went out: the form shows the seconds going by while a slow service answers.
+  const [sendingSince, setSendingSince] = useState<number | null>(null);
   // A second submit in the same tick (before React re-renders the disabled fieldset) is dropped
   // here; the server's idempotency key covers every other path to a double submit.
   const isInFlight = useRef(false);
@@ -44,6 +46,7 @@ export function useTokenIssuing<Values>(options: {
     isInFlight.current = true;
     setAlert(null);
     setIsSending(true);
+    setSendingSince(Date.now());
     try {
       const result = await options.action({ ...values, idempotencyKey, allowDuplicate });
       // Enabled again before the errors land, so the first bad field can take the focus.
@@ -59,7 +62,7 @@ export function useTokenIssuing<Values>(options: {
       }
       setActiveTokens(null);
       options.applyFieldErrors(result.fieldErrors);
-      setAlert({ code: result.code, message: result.formError ?? "The token was not issued.", requestId: result.requestId });
+      setAlert({ code: result.code, message: result.formError ?? "The token was not issued.", requestId: result.requestId, attemptId: result.subjectId });
       if (definitelyNotIssuedCodes.has(result.code)) setIdempotencyKey(newIdempotencyKey());
     } catch {
       // Same key kept: sending again is answered from whatever the server did with this one.
@@ -67,6 +70,7 @@ export function useTokenIssuing<Values>(options: {
       setAlert({ code: "UPSTREAM_CONNECTION_LOST" satisfies ErrorCode, message: lostAnswerMessage });
     } finally {
       isInFlight.current = false;
+      setSendingSince(null);
     }
   }
 
@@ -82,6 +86,8 @@ export function useTokenIssuing<Values>(options: {
     activeTokens,
     /** True from sending until the answer is handled, and after success until the page changes. */
     isBusy: isSending || isLeaving,
+    /** Browser time the issuing call went out, while it runs. */
+    sendingSince,
     startNewAttempt,
   };
 }

@@ -27,7 +27,7 @@ export type SandboxCall = {
 
 export type OutboxMessage = { id: number; channel: "sms" | "email"; to: string; token: string; link: string; body: string; sentAt: string };
 
-export type FaultMode = "delay" | "hang" | "500" | "502-html" | "malformed-json" | "wrong-shape" | "401";
+export type FaultMode = "delay" | "slow" | "hang" | "500" | "502-html" | "malformed-json" | "wrong-shape" | "401" | "429";
 
 async function getJson<T>(path: string): Promise<T> {
   const response = await fetch(`${sandboxUrl}${path}`);
@@ -58,12 +58,34 @@ export async function messagesFor(token: string): Promise<OutboxMessage[]> {
 }
 
 export async function injectFault(mode: FaultMode, path: string, count = 1): Promise<void> {
+  await addFault({ mode, path, count });
+}
+
+/** A fault with every option: held to one token's calls, a delay, a 429's Retry-After. */
+export async function addFault(fault: { mode: FaultMode; path?: string; token?: string; count?: number; delayMs?: number; retryAfterSeconds?: number }): Promise<void> {
   const response = await fetch(`${sandboxUrl}/sandbox/api/faults`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ mode, path, count }),
+    body: JSON.stringify(fault),
   });
-  expect(response.ok, `add fault ${mode}`).toBe(true);
+  expect(response.ok, `add fault ${fault.mode}`).toBe(true);
+}
+
+/** How token_status answers a token without a result (sandbox/README.md); "message" is the default. */
+export async function setNoResultShape(shape: "message" | "empty" | "html404" | "json404"): Promise<void> {
+  const response = await fetch(`${sandboxUrl}/sandbox/api/behaviour`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ tokenStatusNoResult: shape }),
+  });
+  expect(response.ok, `token_status answers ${shape}`).toBe(true);
+}
+
+export type SandboxTokenSummary = { token: string; createdAt: string };
+
+/** Every token the sandbox has created (the provider's own record). */
+export async function listSandboxTokens(): Promise<SandboxTokenSummary[]> {
+  return (await getJson<{ tokens: SandboxTokenSummary[] }>("/sandbox/api/tokens")).tokens;
 }
 
 export async function clearFaults(): Promise<void> {

@@ -13,6 +13,8 @@ export type ActionFailure = {
   fieldErrors: FieldErrors;
   /** Quote it to support: it finds every log line of this call. */
   requestId?: string;
+  /** The record the failure concerns, for a link (an issuing attempt whose outcome is unknown). */
+  subjectId?: string;
 };
 
 export type ActionResult<T> = { ok: true; data: T } | ActionFailure;

@@ -101,7 +101,7 @@ export function createActionWrapper(dependencies: ActionDependencies) {
         const entry = { code: appError.code, internal: appError.message, err: status >= 500 ? error : undefined };
         if (status >= 500) log.error(entry, "action failed");
         else log.info(entry, "action refused");
-        return failure(appError.code, requestId, appError.fieldErrors ?? {}, appError.userMessage);
+        return { ...failure(appError.code, requestId, appError.fieldErrors ?? {}, appError.userMessage), ...(appError.subjectId ? { subjectId: appError.subjectId } : {}) };
       }
     };
   };

@@ -9,6 +9,11 @@ export const PERMISSIONS = [
   "tokens.issue",
   /** See tokens (list, detail, live state) — of the own branch unless `branches.all`. */
   "tokens.view",
+  /**
+   * Give an issuing attempt whose answer never came the token from the customer's SMS, so it is
+   * followed after all (ADR 0015) — of the own branch unless `branches.all`.
+   */
+  "tokens.recover",
   /** Widens every branch-scoped read (tokens, figures, audit) from the own branch to all branches. */
   "branches.all",
   /** Show a full ID number instead of the masked one (each reveal is audited). */
@@ -30,6 +35,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 export const permissionLabels: Record<Permission, string> = {
   "tokens.issue": "Issue tokens",
   "tokens.view": "View branch tokens",
+  "tokens.recover": "Enter a token from the customer's SMS",
   "branches.all": "View all branches",
   "ids.reveal": "Reveal ID numbers",
   "tokens.export": "Export",
@@ -40,9 +46,9 @@ export const permissionLabels: Record<Permission, string> = {
 };
 
 export const rolePermissions: Readonly<Record<StaffRole, readonly Permission[]>> = {
-  teller: ["tokens.issue", "tokens.view"],
-  supervisor: ["tokens.view", "ids.reveal", "tokens.export", "audit.read"],
-  head_office_supervisor: ["tokens.view", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read"],
+  teller: ["tokens.issue", "tokens.view", "tokens.recover"],
+  supervisor: ["tokens.view", "tokens.recover", "ids.reveal", "tokens.export", "audit.read"],
+  head_office_supervisor: ["tokens.view", "tokens.recover", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read"],
   admin: ["staff.manage", "branches.all", "audit.read", "compliance.manage"],
 };
 

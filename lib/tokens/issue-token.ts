@@ -336,6 +336,8 @@ function presentFailure(failure: AppError, outcome: TokenRequest["outcome"], kin
   return new AppError(code, `${failure.message} (token request ${id}, ${outcome})`, {
     userMessage: code === failure.code ? failure.userMessage : errorCatalog[code].userMessage,
     cause: failure,
+    // The attempt page says what may have happened and takes the token from the customer's SMS.
+    subjectId: outcome === "outcome_unknown" ? id : undefined,
   });
 }
 

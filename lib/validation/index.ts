@@ -5,3 +5,4 @@ export * from "./phone";
 export * from "./remote-token-payload";
 export * from "./text-fields";
 export * from "./token-forms";
+export * from "./sms-token";

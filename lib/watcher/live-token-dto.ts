@@ -57,8 +57,12 @@ export type LiveTokenDetail = LiveTokenSummary & {
     maskedPhone: string | null;
     maskedEmail: string | null;
     smsSent: boolean;
+    /** The issuing call got no answer: the link may or may not have gone to these. */
+    isUnconfirmed: boolean;
     options: { label: string; isOn: boolean }[];
   } | null;
+  /** An attempt with no answer whose link may have reached the customer: its token can be entered from the SMS. */
+  awaitsSmsToken: boolean;
   events: LiveTokenEvent[];
   /** Where "New token for this customer" leads (expired, failed or invalid tokens only). */
   newTokenHref: string | null;

@@ -142,8 +142,12 @@ function toSummary({ row, tellerName }: Joined, viewer: LiveViewer, settings: Li
 function toDetail(joined: Joined, events: TokenEvent[], viewer: LiveViewer, settings: LiveViewSettings, now: Date): LiveTokenDetail {
   const summary = toSummary(joined, viewer, settings, now);
   const { row } = joined;
-  const email = row.emailEncrypted && row.isEmailSent ? decryptField(row.emailEncrypted, `token_requests.email:${row.id}`) : null;
+  // An issuing call that got no answer may still have sent the link: say where it would have gone.
+  const isUnanswered = row.outcome !== "issued";
   const options = row.options;
+  const email = row.emailEncrypted && (row.isEmailSent || isUnanswered) ? decryptField(row.emailEncrypted, `token_requests.email:${row.id}`) : null;
+  const smsMayHaveGoneTo = isUnanswered && options?.sendSms ? row.phoneNumber : null;
+  const smsWentTo = row.smsSentTo ?? smsMayHaveGoneTo;
   return {
     ...summary,
     purpose: row.purpose,
@@ -155,9 +159,10 @@ function toDetail(joined: Joined, events: TokenEvent[], viewer: LiveViewer, sett
     delivery:
       row.kind === "remote"
         ? {
-            maskedPhone: row.smsSentTo ? maskPhoneNumber(row.smsSentTo) : null,
+            maskedPhone: smsWentTo ? maskPhoneNumber(smsWentTo) : null,
             maskedEmail: email ? maskEmail(email) : null,
-            smsSent: Boolean(row.smsSentTo),
+            smsSent: Boolean(smsWentTo),
+            isUnconfirmed: isUnanswered,
             options: options
               ? [
                   { label: "Instructions skipped", isOn: options.skipInstructions },
@@ -168,6 +173,7 @@ function toDetail(joined: Joined, events: TokenEvent[], viewer: LiveViewer, sett
               : [],
           }
         : null,
+    awaitsSmsToken: isUnanswered && row.token === null && Boolean(smsWentTo || email),
     events: events.map((event) => describeEvent(event, joined.tellerName)).filter((event): event is LiveTokenEvent => event !== null),
     newTokenHref: restartableStates.has(summary.state) ? `/tokens/new/${row.kind}?from=${row.id}` : null,
     slipHref: slipStates.has(summary.state) ? `/tokens/${row.id}/slip` : null,
@@ -214,7 +220,11 @@ function describeEvent(event: TokenEvent, tellerName: string): LiveTokenEvent | 
     case "issue.issued":
       return { at, label: "Token issued by the service", tone: "info" };
     case "issue.outcome_unknown":
-      return { at, label: "The service did not answer the request", detail: "The token may or may not exist.", tone: "warning" };
+      return { at, label: "The service did not answer the request", detail: "It may still have created the token and sent the link.", tone: "warning" };
+    case "issue.attached_from_sms": {
+      const by = text("attachedBy");
+      return { at, label: "Token from the customer's SMS entered and confirmed by the service", ...(by ? { detail: `Entered by ${by}` } : {}), tone: "info" };
+    }
     case "issue.replayed":
       return null;
     case "watch.state_changed": {

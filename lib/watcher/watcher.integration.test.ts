@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,13 +6,14 @@ import { fileURLToPath } from "node:url";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
-import { auditEvents, authUsers, branches, tokenEvents, tokenRequests, upstreamCallBudget } from "@/lib/db/schema";
+import { auditEvents, tokenEvents, tokenRequests, upstreamCallBudget } from "@/lib/db/schema";
 import { createScratchPglite, createScratchPostgres } from "@/lib/review/testing/scratch-database";
 import { createUpstreamClient } from "@/lib/upstream";
 import type { UpstreamClient } from "@/lib/upstream";
 import { createDrizzleWatcherStore } from "./drizzle-store";
 import { watcherSettingsFrom } from "./settings";
 import { createWatcher } from "./watcher";
+import { seedIssuedTokens as seedIssuedTokensWith } from "./testing/seed-issued-tokens";
 import { recordViews } from "./viewers";
 
 /**
@@ -94,47 +94,8 @@ async function sandboxResultOf(token: string): Promise<{ transactionNumber: stri
   return record.result;
 }
 
-/**
- * A keep-alive socket the sandbox closed while the database migrated can fail the next POST before
- * it is sent; the client rightly never repeats a POST, so the test does, once.
- */
-async function issueFingerprintToken(referenceId: string): Promise<{ token: string }> {
-  const request = { idNumber: "GHA-123456789-0", referenceId };
-  return upstream.initiateFingerprintToken(request).catch(() => upstream.initiateFingerprintToken(request));
-}
-
-/** A branch, a teller, and `count` fingerprint tokens issued by the sandbox and recorded as issued. */
-async function seedIssuedTokens(db: OpenedDatabase["db"], count: number, issuedAt: Date): Promise<{ id: string; token: string }[]> {
-  const suffix = randomUUID().slice(0, 8);
-  const [branch] = await db.insert(branches).values({ code: `W${suffix}`, name: `Watcher test ${suffix}` }).returning();
-  const userId = randomUUID();
-  await db.insert(authUsers).values({ id: userId, name: "Test Teller", email: `${userId}@staff.invalid`, username: `t${suffix}` });
-  const seeded: { id: string; token: string }[] = [];
-  for (let index = 0; index < count; index += 1) {
-    const { token } = await issueFingerprintToken(`REF${index}`);
-    const id = randomUUID();
-    await db.insert(tokenRequests).values({
-      id,
-      idempotencyKey: randomUUID(),
-      requestFingerprint: `fp-${id}`,
-      kind: "fingerprint",
-      idType: "GHANA_CARD",
-      issuedByUserId: userId,
-      branchId: branch!.id,
-      referenceId: `REF${index}`,
-      idNumberEncrypted: "not-read-by-the-watcher",
-      idNumberIndex: `index-${id}`,
-      idNumberLast4: "7890",
-      outcome: "issued",
-      settledAt: issuedAt,
-      token,
-      issuedAt,
-      expiresAt: new Date(issuedAt.getTime() + 15 * 60_000),
-      nextPollAt: issuedAt,
-    });
-    seeded.push({ id, token });
-  }
-  return seeded;
+function seedIssuedTokens(db: OpenedDatabase["db"], count: number, issuedAt: Date): Promise<{ id: string; token: string }[]> {
+  return seedIssuedTokensWith(db, upstream, count, issuedAt);
 }
 
 function watcherAt(db: OpenedDatabase["db"], clock: { now: Date }) {

@@ -13,6 +13,7 @@ import { isAppError } from "@/lib/errors";
 import { getTokenRequestView } from "@/lib/tokens";
 import { tokenKindLabels } from "@/lib/tokens/display";
 import { liveViewSettings } from "@/lib/watcher/live-settings";
+import { attachSmsTokenAction } from "./actions";
 import { wakeTokenWatcher } from "@/lib/watcher/boot";
 import { getLiveToken, readScopedTokenRequest } from "@/lib/watcher/live-token-view";
 import { recordTokenOpened } from "@/lib/watcher/viewers";
@@ -71,7 +72,7 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
   return (
     <div className="mx-auto w-full max-w-6xl">
       <LiveQueryProvider>
-        <LiveTokenView initial={initial} />
+        <LiveTokenView initial={initial} attachSmsToken={hasPermission(staff.role, "tokens.recover") ? attachSmsTokenAction : undefined} />
       </LiveQueryProvider>
     </div>
   );

@@ -7,6 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
 import { listPurposesFor } from "@/lib/compliance/purposes";
+import { env } from "@/lib/env";
 import { loadRestartValues } from "@/lib/watcher/restart-values";
 import { issueRemoteTokenAction } from "./actions";
 
@@ -31,7 +32,7 @@ export default async function NewRemoteTokenPage({ searchParams }: { searchParam
           The details of the earlier token{restart.fromToken ? ` ${restart.fromToken}` : ""} are filled in. Check them with the customer before issuing.
         </Alert>
       ) : null}
-      <RemoteTokenForm action={issueRemoteTokenAction} idempotencyKey={randomUUID()} purposes={purposes} defaultValues={restart?.values} />
+      <RemoteTokenForm action={issueRemoteTokenAction} idempotencyKey={randomUUID()} purposes={purposes} issueTimeoutSeconds={Math.round(env().UPSTREAM_ISSUE_TIMEOUT_MS / 1000)} defaultValues={restart?.values} />
     </div>
   );
 }

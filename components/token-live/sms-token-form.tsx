@@ -1,0 +1,95 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { MessageSquareText } from "lucide-react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { ActionResult } from "@/lib/actions/result";
+import { attachSmsTokenSchema, type AttachSmsTokenInput } from "@/lib/validation/sms-token";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { applyServerFieldErrors } from "@/components/tokens/form-errors";
+
+export type AttachSmsTokenAction = (input: AttachSmsTokenInput) => Promise<ActionResult<{ tokenRequestId: string; token: string }>>;
+
+const fieldNames = ["token"] as const;
+
+/**
+ * "Enter the token from the customer's SMS" on an attempt whose issuing answer never came
+ * (ADR 0015). The service is asked whether it knows the token before it is attached; once it is,
+ * the page turns into the live token page and the watcher follows it.
+ */
+export function SmsTokenForm({
+  tokenRequestId,
+  action,
+  onAttached,
+}: {
+  tokenRequestId: string;
+  action: AttachSmsTokenAction;
+  /** Fetches the token afresh: it is live now, and the page polls it again. */
+  onAttached: () => Promise<unknown>;
+}) {
+  const [formError, setFormError] = useState<{ message: string; requestId?: string } | null>(null);
+  const form = useForm<AttachSmsTokenInput, unknown, AttachSmsTokenInput>({
+    resolver: zodResolver(attachSmsTokenSchema),
+    defaultValues: { tokenRequestId, token: "" },
+    mode: "onSubmit",
+  });
+  const { register, handleSubmit, formState } = form;
+
+  async function submit(values: AttachSmsTokenInput) {
+    setFormError(null);
+    const result = await action(values).catch(() => null);
+    if (result === null) {
+      setFormError({ message: "Veridesk did not answer (connection lost). Nothing may have changed: try again." });
+      return;
+    }
+    if (!result.ok) {
+      applyServerFieldErrors(form, result.fieldErrors, fieldNames);
+      if (Object.keys(result.fieldErrors).length === 0) setFormError({ message: result.formError ?? "The token was not attached.", requestId: result.requestId });
+      return;
+    }
+    await onAttached();
+  }
+
+  return (
+    <form noValidate onSubmit={handleSubmit(submit)} aria-label="Token from the customer's SMS" className="flex flex-col gap-3" data-testid="sms-token-form">
+      <input type="hidden" {...register("tokenRequestId")} />
+      <fieldset disabled={formState.isSubmitting} className="m-0 flex min-w-0 flex-col gap-3 border-0 p-0">
+        <Field
+          controlId="smsToken"
+          label="Token from the customer's SMS"
+          hint="Ask the customer to read out the token in the SMS (letters and digits). Veridesk checks it with the service first."
+          error={formState.errors.token?.message}
+        >
+          {(describedBy) => (
+            <Input
+              id="smsToken"
+              {...register("token")}
+              aria-describedby={describedBy}
+              aria-invalid={formState.errors.token ? true : undefined}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              className="max-w-xs font-mono text-lg tracking-wider uppercase"
+            />
+          )}
+        </Field>
+        {formError ? (
+          <Alert tone="danger" title="The token was not attached">
+            <p>{formError.message}</p>
+            {formError.requestId ? <p className="text-sm text-ink-muted">Reference for support: {formError.requestId}</p> : null}
+          </Alert>
+        ) : null}
+        <div>
+          <Button type="submit" isBusy={formState.isSubmitting}>
+            {formState.isSubmitting ? null : <MessageSquareText aria-hidden className="size-5" />}
+            {formState.isSubmitting ? "Checking with the service…" : "Check and follow this token"}
+          </Button>
+        </div>
+      </fieldset>
+    </form>
+  );
+}
