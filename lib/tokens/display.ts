@@ -48,5 +48,6 @@ export const definitelyNotIssuedCodes: ReadonlySet<ErrorCode> = new Set([
   "UPSTREAM_REJECTED",
   "UPSTREAM_SERVER_ERROR",
   "UPSTREAM_UNAUTHORIZED",
+  "UPSTREAM_RATE_LIMITED",
   "UPSTREAM_NETWORK",
 ]);

@@ -37,8 +37,10 @@ describe("what the teller is told", () => {
     }
     for (const code of ["UPSTREAM_TIMEOUT", "UPSTREAM_MALFORMED", "UPSTREAM_BAD_RESPONSE"] as const) {
       expect(outcomeUnknownCodes.has(code)).toBe(true);
-      expect(errorCatalog[code].userMessage).toMatch(/check the token list/);
     }
+    // A timeout's failure links to its attempt, which takes the token from the customer's SMS.
+    expect(errorCatalog.UPSTREAM_TIMEOUT.userMessage).toMatch(/open this attempt/);
+    for (const code of ["UPSTREAM_MALFORMED", "UPSTREAM_BAD_RESPONSE"] as const) expect(errorCatalog[code].userMessage).toMatch(/check the token list/);
     expect(errorCatalog.UPSTREAM_CONNECTION_LOST.userMessage).toMatch(/check the token list/);
   });
 });
