@@ -7,7 +7,7 @@ import { issueRemoteToken, LIVE_TIMEOUT, sandboxPost, sandboxToken, startRemoteV
 import type { TodayTokensResponse } from "@/lib/watcher/live-token-dto";
 
 /**
- * The real provider is slow and odd (ADR 0016; shared/spec/provider-notes.md), and the sandbox
+ * The real provider is slow and odd (ADR 0017; shared/spec/provider-notes.md), and the sandbox
  * reproduces it: an issuing answer that comes late, one that never comes although the token was
  * created and its SMS sent, status calls about one token that hang, and token_status answering
  * "no result yet" in shapes the spec does not show. Each is driven here through the teller's page.

@@ -41,7 +41,7 @@ export const envSchema = z
     UPSTREAM_TIMEOUT_MS: positiveInt(10_000),
     /**
      * Limit of each issuing call. A provider that answers late has already created the token and
-     * sent its SMS, so this is long (ADR 0016); the teller sees the seconds go by meanwhile.
+     * sent its SMS, so this is long (ADR 0017); the teller sees the seconds go by meanwhile.
      */
     UPSTREAM_ISSUE_TIMEOUT_MS: positiveInt(30_000),
     SESSION_IDLE_MINUTES: positiveInt(30),
@@ -56,7 +56,7 @@ export const envSchema = z
     /** How often the watcher looks for tokens due a poll. */
     WATCHER_TICK_MS: positiveInt(1_000),
     /**
-     * Poll intervals of an open token (ADR 0016): while a page shows it (the polling budget is
+     * Poll intervals of an open token (ADR 0017): while a page shows it (the polling budget is
      * spent where someone is looking), and while nobody does. The expiry moment is never missed.
      */
     WATCHER_WATCHED_POLL_MS: positiveInt(2_000),

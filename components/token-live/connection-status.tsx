@@ -28,7 +28,7 @@ type ConnectionStatusProps = {
 };
 
 /**
- * Says how fresh the screen is, in words that fit the trouble (ADR 0016). "Live" means the
+ * Says how fresh the screen is, in words that fit the trouble (ADR 0017). "Live" means the
  * verification service itself answered about this token lately, not merely that this browser
  * reached Veridesk. Three troubles are told apart: this browser cannot reach Veridesk; Veridesk
  * cannot get an answer from the service (a recorded fault); or nobody has asked the service for

@@ -18,7 +18,7 @@ const fieldNames = ["token"] as const;
 
 /**
  * "Enter the token from the customer's SMS" on an attempt whose issuing answer never came
- * (ADR 0016). The service is asked whether it knows the token before it is attached; once it is,
+ * (ADR 0017). The service is asked whether it knows the token before it is attached; once it is,
  * the page turns into the live token page and the watcher follows it.
  */
 export function SmsTokenForm({

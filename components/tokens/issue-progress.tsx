@@ -9,7 +9,7 @@ const SLOW_AFTER_SECONDS = 5;
 /**
  * Beside the Issue button while the service is asked for a token: the seconds going by, and once
  * it is slow, that Veridesk is still waiting (up to the issuing timeout) and never sends twice
- * (ADR 0016). Announced politely; it takes no room when idle.
+ * (ADR 0017). Announced politely; it takes no room when idle.
  */
 export function IssueProgress({ sendingSince, timeoutSeconds }: { sendingSince: number | null; timeoutSeconds: number }) {
   const seconds = useSecondsSince(sendingSince);

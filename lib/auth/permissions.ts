@@ -11,7 +11,7 @@ export const PERMISSIONS = [
   "tokens.view",
   /**
    * Give an issuing attempt whose answer never came the token from the customer's SMS, so it is
-   * followed after all (ADR 0016) — of the own branch unless `branches.all`.
+   * followed after all (ADR 0017) — of the own branch unless `branches.all`.
    */
   "tokens.recover",
   /** Widens every branch-scoped read (tokens, figures, audit) from the own branch to all branches. */

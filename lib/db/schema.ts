@@ -351,7 +351,7 @@ export const tokenRequests = pgTable(
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     /**
      * When a page last showed this token (written in batches by lib/watcher/viewers.ts, never per
-     * poll request): a watched token is polled every couple of seconds, others far less (ADR 0016).
+     * poll request): a watched token is polled every couple of seconds, others far less (ADR 0017).
      */
     lastViewedAt: timestamp("last_viewed_at", { withTimezone: true }),
   },
@@ -398,7 +398,7 @@ export const tokenEvents = pgTable(
 );
 
 /**
- * The provider's rate budget, shared by every instance (ADR 0016): one row. Status calls are
+ * The provider's rate budget, shared by every instance (ADR 0017): one row. Status calls are
  * counted per one-second window against WATCHER_CALLS_PER_SECOND, and a 429's Retry-After pauses
  * every watcher until `paused_until`. Updated inside the lease transaction, under a row lock.
  */

@@ -10,7 +10,7 @@ import { getUpstreamClient, type UpstreamClient } from "@/lib/upstream";
 import { expiryOf } from "./lifetime";
 
 /**
- * "Enter the token from the customer's SMS" (ADR 0016). When an issuing call got no answer, the
+ * "Enter the token from the customer's SMS" (ADR 0017). When an issuing call got no answer, the
  * provider may still have created the token and sent the link: the customer's SMS is then the
  * only witness (nothing documents a lookup by reference). The teller, or a supervisor, types the
  * token the customer received; Veridesk asks check_token_status about it, and if the service

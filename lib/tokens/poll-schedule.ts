@@ -2,7 +2,7 @@ import type { DerivedTokenState } from "./state";
 
 /**
  * When the watcher next asks the service about a token. Pure: the state, the time, whether anyone
- * is looking and the run of faults decide (ADR 0016). The polling budget is spent where someone
+ * is looking and the run of faults decide (ADR 0017). The polling budget is spent where someone
  * is looking: a token shown on a page is asked about every couple of seconds, one nobody watches
  * far less often (its outcome is still recorded, just later). The expiry moment itself is never
  * missed, a used token past its 15 minutes is followed with a growing interval, and faults back

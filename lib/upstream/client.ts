@@ -20,7 +20,7 @@ export type UpstreamClientOptions = {
   /**
    * Limit of each issuing call (the two POSTs). Longer than the status calls: a slow provider
    * that answers a POST late has already created the token and sent its SMS, so giving up early
-   * loses a live token (ADR 0016). Defaults to `timeoutMs`.
+   * loses a live token (ADR 0017). Defaults to `timeoutMs`.
    */
   issueTimeoutMs?: number;
   logger: UpstreamLogger;

@@ -66,7 +66,7 @@ const faultStatuses: ReadonlySet<number> = new Set([401, 403, 407, 408, 429]);
  * (provider notes: 200 with no `status`, a message, or a 4xx, possibly a gateway's HTML page).
  * Veridesk asks it only once check_token_status has said the token is used, so the key and the
  * base URL are proven: any answer that carries no result then means "not finished yet" — `{}`, a
- * message, or a 4xx with any body (ADR 0016). "Invalid Token" is `invalid`. Still faults: 401/403,
+ * message, or a 4xx with any body (ADR 0017). "Invalid Token" is `invalid`. Still faults: 401/403,
  * 429, 5xx, a timeout, and a 2xx we cannot read (it might have been a result).
  */
 export function readTokenResultReply(reply: UpstreamReply, context: ReplyContext, queriedToken: string): TokenResult {

@@ -3,7 +3,7 @@ import { cleanPastedText } from "./pasted-text";
 
 /**
  * The token a teller types from the customer's SMS, to attach to an issuing attempt whose answer
- * never came (ADR 0016). The provider's tokens are upper-case letters and digits (8–9 in its
+ * never came (ADR 0017). The provider's tokens are upper-case letters and digits (8–9 in its
  * examples; the length is not fixed), so spaces and dashes a customer reads out are dropped and
  * the letters upper-cased.
  */

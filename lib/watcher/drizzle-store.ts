@@ -14,7 +14,7 @@ import type { WatchedToken, WatcherStore } from "./types";
  * moment split the due tokens between them instead of polling them twice. The same transaction
  * holds the one-row provider budget (`upstream_call_budget`) under its row lock: no lease while
  * the service has asked everyone to pause, and no more polls per second, all instances together,
- * than the budget allows (ADR 0016).
+ * than the budget allows (ADR 0017).
  */
 
 /** The budget counts polls in one-second windows. */

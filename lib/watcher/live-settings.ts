@@ -11,7 +11,7 @@ export function liveViewSettings(): LiveViewSettings {
     issueTimeoutMs: settings.UPSTREAM_ISSUE_TIMEOUT_MS,
     // A watched token is asked about every WATCHER_WATCHED_POLL_MS; a poll may take two calls of
     // up to UPSTREAM_TIMEOUT_MS (and a failed one shows as a fault anyway). Beyond that plus a
-    // margin, silence means the watcher is not getting to it (ADR 0016).
+    // margin, silence means the watcher is not getting to it (ADR 0017).
     staleAfterMs: Math.round(settings.WATCHER_WATCHED_POLL_MS * 1.1) + 2 * settings.UPSTREAM_TIMEOUT_MS + 5_000,
   };
 }

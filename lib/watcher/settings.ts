@@ -19,7 +19,7 @@ type WatcherEnv = {
  */
 export const WATCHED_WINDOW_MS = 10_000;
 
-/** The watcher's settings from the app's (see lib/env.ts and ADRs 0007, 0016). */
+/** The watcher's settings from the app's (see lib/env.ts and ADRs 0007, 0017). */
 export function watcherSettingsFrom(settings: WatcherEnv): WatcherSettings {
   const maxBackoffMs = settings.WATCHER_MAX_BACKOFF_SECONDS * 1000;
   return {

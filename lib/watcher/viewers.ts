@@ -6,7 +6,7 @@ import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 
 /**
- * Which open tokens someone is looking at (ADR 0016). The watcher polls a watched token every
+ * Which open tokens someone is looking at (ADR 0017). The watcher polls a watched token every
  * couple of seconds and the others far less often, so the provider's calls follow the people at
  * the counter rather than the number of open tokens.
  *

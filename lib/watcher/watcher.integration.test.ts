@@ -219,7 +219,7 @@ describe("two watchers on one database", () => {
   });
 });
 
-/** The provider's budget and the viewers' marks, on each database the app runs on (ADR 0016). */
+/** The provider's budget and the viewers' marks, on each database the app runs on (ADR 0017). */
 async function expectBudgetSharedAndViewsRecorded(open: () => Promise<OpenedDatabase[]>): Promise<void> {
   const [firstDb, secondDb] = await open();
   try {

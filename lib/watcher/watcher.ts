@@ -5,7 +5,7 @@ import { pollToken } from "./poll-token";
 import type { TokenStatusSource, WatchedToken, WatcherLogger, WatcherSettings, WatcherStore } from "./types";
 
 /**
- * The one loop that keeps open tokens up to date, whoever is looking at them (ADRs 0007, 0016).
+ * The one loop that keeps open tokens up to date, whoever is looking at them (ADRs 0007, 0017).
  *
  * It keeps up to `maxInFlight` polls running, each on its own: whenever a slot is free it leases
  * due tokens for the free slots (the store makes sure several app instances never poll the same

@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
  * GET /api/tokens?scope=today: the dashboard's one polling request — today's tokens of the
  * viewer's branch (all branches for head office), the viewer's own first, each with its live state.
  * The viewer's own open tokens count as watched (a head-office dashboard showing every branch
- * must not put every token in the country on the fast cadence; ADR 0016).
+ * must not put every token in the country on the fast cadence; ADR 0017).
  */
 export const GET = staffRoute({ permission: "tokens.view", countsAsActivity: false }, async ({ request, staff, scope }) => {
   const requested = new URL(request.url).searchParams.get("scope") ?? "today";

@@ -6,7 +6,7 @@ import { attachSmsTokenSchema } from "@/lib/validation";
 
 /**
  * Gives an issuing attempt whose answer never came the token the customer received by SMS, after
- * the service confirms it knows the token (ADR 0016). Teller or supervisor, own branch (head
+ * the service confirms it knows the token (ADR 0017). Teller or supervisor, own branch (head
  * office: any); audited.
  */
 export const attachSmsTokenAction = defineAction(

@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
  * (the watcher is the one that asks the service), so any number of viewers costs the service
  * nothing. Signed out → 401; a role without `tokens.view` → 403; another branch's token → 404.
  * Polling does not count as activity for the idle timeout. An open token polled here counts as
- * watched, so the watcher asks the service about it at the watched cadence (ADR 0016).
+ * watched, so the watcher asks the service about it at the watched cadence (ADR 0017).
  */
 export const GET = staffRoute<Promise<{ id: string }>>(
   { permission: "tokens.view", countsAsActivity: false },
