@@ -7,9 +7,18 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const isBuilding = process.env.NEXT_PHASE === "phase-production-build";
   const { env } = await import("./lib/env");
-  env();
-  if (process.env.NEXT_PHASE === "phase-production-build") return;
+  try {
+    env();
+  } catch (error) {
+    // A build fails on the thrown error. A server must not stay up answering 500 to every
+    // request (what `next start` does with an error thrown here): it says why and exits.
+    if (isBuilding) throw error;
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+  if (isBuilding) return;
   const { startTokenWatcher } = await import("./lib/watcher/boot");
   void startTokenWatcher();
   const { startDatabaseUpkeep } = await import("./lib/db/upkeep");

@@ -6,6 +6,8 @@ const nextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "pino"],
   poweredByHeader: false,
   async headers() {
+    // On every answer, static files included. The CSP (with its per-request nonce) and HSTS come
+    // from proxy.ts (lib/security-headers.ts); e2e/security-headers.spec.ts checks them all.
     return [
       {
         source: "/:path*",
@@ -13,7 +15,8 @@ const nextConfig = {
           { key: "X-Frame-Options", value: "DENY" },
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "no-referrer" },
-          { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
+          { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), bluetooth=()" },
+          { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
         ],
       },
     ];

@@ -53,6 +53,19 @@ test.describe("signing in", () => {
     await expect(page.getByRole("heading", { name: "Audit trail" })).toBeVisible();
   });
 
+  test("a next= pointing at another site, however disguised, lands on the home page", async ({ browser }) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signInWithForm(page, "teller.accra", "veridesk-demo");
+    await expect(page).toHaveURL("/");
+    // A signed-in visit to the sign-in page follows next= at once: the browser would leave here.
+    for (const next of ["/%09/evil.example/x", "/%0a/evil.example/x", "/%0d/evil.example/x", "/.//evil.example/x", "https://evil.example/"]) {
+      await page.goto(`/sign-in?next=${encodeURIComponent(decodeURIComponent(next))}`);
+      await expect(page).toHaveURL("/");
+    }
+    await context.close();
+  });
+
   test("wrong credentials read the same whether the account exists or not, and keep the username", async ({ page }) => {
     await page.goto("/sign-in");
     await page.screenshot({ path: "/tmp/auth-sign-in.png" });

@@ -53,8 +53,18 @@ test("only head office may export full ID numbers, with a reason, and the export
   expect(refused.status()).toBe(403);
 
   const hq = await requestWith(await signInByApi("supervisor.hq", demoAccount("supervisor.hq").password));
-  expect((await hq.post("/api/review/export-full", { form: { filters: "", reason: "short" } })).status()).toBe(422);
-  const response = await hq.post("/api/review/export-full", { form: { filters: "", reason: "Compliance request 2026/114" } });
+  // What the review page's form sends: the browser's own origin.
+  const fromOwnPage = { origin: process.env.APP_URL!, "sec-fetch-site": "same-origin" };
+  const post = (reason: string, headers: Record<string, string> = fromOwnPage) =>
+    hq.post("/api/review/export-full", { form: { filters: "", reason }, headers });
+  expect((await post("short")).status()).toBe(422);
+  // Another site's form, a cross-site fetch, or no browser origin at all: refused before anything is read.
+  expect((await post("Compliance request 2026/114", { origin: "https://evil.example", "sec-fetch-site": "cross-site" })).status()).toBe(403);
+  expect((await post("Compliance request 2026/114", { "sec-fetch-site": "same-site" })).status()).toBe(403);
+  expect((await post("Compliance request 2026/114", {})).status()).toBe(403);
+  // A cross-site link to the masked export is refused too.
+  expect((await hq.get("/api/review/export", { headers: { "sec-fetch-site": "cross-site" } })).status()).toBe(403);
+  const response = await post("Compliance request 2026/114");
   expect(response.status()).toBe(200);
   const [header, ...rows] = parseCsv(await response.text());
   expect(header).toContain("ID number (full)");

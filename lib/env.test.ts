@@ -32,18 +32,41 @@ describe("parseEnv", () => {
     expect(attempt).toThrow(/PII_INDEX_KEY/);
   });
 
+  const production = {
+    APP_ENV: "production",
+    DATABASE_URL: "postgres://veridesk@db.internal/veridesk",
+    AUTH_SECRET: "Zq3v8Jk1pW0xR7mT2bN9cY5hL4sD6fGa",
+    UPSTREAM_API_KEY: "cHVibGljOnNlY3JldA==",
+    UPSTREAM_BASE_URL: "https://verify.example.com",
+    APP_URL: "https://desk.example.com",
+    PII_ENCRYPTION_KEY: "3f1c9a7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f2a4c6e8b0d1f3a",
+    PII_INDEX_KEY: "qEJI4lmwSOg0Mja1G9VJHDH0mE9Tx5/HyYeNEweczjg=",
+  };
+
   it("accepts production with its own secrets", () => {
-    const settings = parseEnv({
-      APP_ENV: "production",
-      DATABASE_URL: "postgres://veridesk@db.internal/veridesk",
-      AUTH_SECRET: "x".repeat(40),
-      UPSTREAM_API_KEY: "cHVibGljOnNlY3JldA==",
-      UPSTREAM_BASE_URL: "https://verify.example.com",
-      APP_URL: "https://desk.example.com",
-      PII_ENCRYPTION_KEY: "a".repeat(64),
-      PII_INDEX_KEY: "b".repeat(64),
-    });
+    const settings = parseEnv(production);
     expect(settings.AUTH_SECRET).not.toBe(LOCAL_AUTH_SECRET);
+  });
+
+  it.each([
+    ["APP_URL", { APP_URL: "http://desk.example.com" }, /APP_URL: must be an https/],
+    ["UPSTREAM_BASE_URL", { UPSTREAM_BASE_URL: "http://verify.example.com" }, /UPSTREAM_BASE_URL: must be an https/],
+    ["AUTH_SECRET of one repeated character", { AUTH_SECRET: "x".repeat(40) }, /AUTH_SECRET: is too guessable/],
+    ["AUTH_SECRET of a short pattern", { AUTH_SECRET: "abcd".repeat(12) }, /AUTH_SECRET: is too guessable/],
+    ["equal PII keys", { PII_INDEX_KEY: production.PII_ENCRYPTION_KEY }, /PII_INDEX_KEY: must be a different key/],
+    ["an all-zero PII key", { PII_ENCRYPTION_KEY: "0".repeat(64) }, /PII_ENCRYPTION_KEY: must be random bytes/],
+    ["an all-zero base64 PII key", { PII_INDEX_KEY: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" }, /PII_INDEX_KEY: must be random bytes/],
+    ["a PII key with surrounding spaces", { PII_INDEX_KEY: ` ${production.PII_INDEX_KEY} ` }, /PII_INDEX_KEY: must not start or end/],
+    ["an API key with a trailing newline", { UPSTREAM_API_KEY: "cHVibGljOnNlY3JldA==\n" }, /UPSTREAM_API_KEY: must not start or end/],
+    ["an AUTH_SECRET with a leading space", { AUTH_SECRET: ` ${production.AUTH_SECRET}` }, /AUTH_SECRET: must not start or end/],
+  ])("refuses production with %s", (_, override, message) => {
+    expect(() => parseEnv({ ...production, ...override })).toThrow(message);
+  });
+
+  it("accepts the keys openssl prints", () => {
+    expect(() =>
+      parseEnv({ ...production, AUTH_SECRET: "9e107d9d372bb6826bd81d3542a419d6e277d4d731479571562b82f74494341f" }),
+    ).not.toThrow();
   });
 
   it("reads the trusted-proxy setting, one kind at a time", () => {

@@ -33,10 +33,10 @@ export const envSchema = z
      * (lib/db/upkeep.ts). PostgreSQL's autovacuum needs no help.
      */
     PGLITE_VACUUM_MINUTES: positiveInt(60),
-    AUTH_SECRET: z.string().min(32, "must be at least 32 characters").default(LOCAL_AUTH_SECRET),
+    AUTH_SECRET: secret().pipe(z.string().min(32, "must be at least 32 characters")).default(LOCAL_AUTH_SECRET),
     UPSTREAM_BASE_URL: z.url().default("http://127.0.0.1:4010"),
     /** The ready X-API-AUTH header value (base64 of PUBLIC_ID:SECRET_KEY for the real service). */
-    UPSTREAM_API_KEY: z.string().min(1).default(SANDBOX_API_KEY),
+    UPSTREAM_API_KEY: secret().default(SANDBOX_API_KEY),
     /** Limit of each status call (check_token_status, token_status). */
     UPSTREAM_TIMEOUT_MS: positiveInt(10_000),
     /**
@@ -94,8 +94,8 @@ export const envSchema = z
       .regex(/^[A-Za-z0-9-]+$/, "must be a header name")
       .transform((value) => value.toLowerCase())
       .default("x-forwarded-for"),
-    PII_ENCRYPTION_KEY: z.string().refine(isThirtyTwoByteKey, "must be 32 bytes, base64 or hex encoded").optional(),
-    PII_INDEX_KEY: z.string().refine(isThirtyTwoByteKey, "must be 32 bytes, base64 or hex encoded").optional(),
+    PII_ENCRYPTION_KEY: piiKey().optional(),
+    PII_INDEX_KEY: piiKey().optional(),
   })
   .superRefine((settings, context) => {
     const refuse = (path: string, message: string) =>
@@ -103,21 +103,61 @@ export const envSchema = z
     if (settings.TRUSTED_PROXY_HOPS && settings.TRUSTED_PROXY_CIDRS) {
       refuse("TRUSTED_PROXY_CIDRS", "set either TRUSTED_PROXY_HOPS or TRUSTED_PROXY_CIDRS, not both");
     }
+    if (settings.PII_ENCRYPTION_KEY && settings.PII_ENCRYPTION_KEY === settings.PII_INDEX_KEY) {
+      refuse("PII_INDEX_KEY", "must be a different key from PII_ENCRYPTION_KEY");
+    }
     if (settings.APP_ENV !== "production") return;
     if (!settings.DATABASE_URL) refuse("DATABASE_URL", "is required in production (PostgreSQL)");
     if (settings.AUTH_SECRET === LOCAL_AUTH_SECRET) refuse("AUTH_SECRET", "must be set to a secret of your own in production");
+    else if (!isStrongSecret(settings.AUTH_SECRET)) {
+      refuse("AUTH_SECRET", "is too guessable for production (use e.g. `openssl rand -base64 32`)");
+    }
     if (settings.UPSTREAM_API_KEY === SANDBOX_API_KEY) refuse("UPSTREAM_API_KEY", "must be the bank's key in production, not the sandbox key");
     if (!settings.APP_URL) refuse("APP_URL", "is required in production (the public https origin)");
+    else if (!settings.APP_URL.startsWith("https://")) refuse("APP_URL", "must be an https:// URL in production");
+    if (!settings.UPSTREAM_BASE_URL.startsWith("https://")) refuse("UPSTREAM_BASE_URL", "must be an https:// URL in production");
     if (!settings.PII_ENCRYPTION_KEY) refuse("PII_ENCRYPTION_KEY", "is required in production (32 random bytes, base64 or hex)");
     if (!settings.PII_INDEX_KEY) refuse("PII_INDEX_KEY", "is required in production (32 random bytes, base64 or hex)");
   });
 
 export type Env = z.infer<typeof envSchema>;
 
+/**
+ * A secret exactly as the operator meant it: surrounding spaces or a newline (a copy-paste slip)
+ * would silently become part of it on one instance and not on another.
+ */
+function secret() {
+  return z
+    .string()
+    .min(1)
+    .refine((value) => value.trim() === value, "must not start or end with spaces or newlines");
+}
+
+function piiKey() {
+  return secret()
+    .refine(isThirtyTwoByteKey, "must be 32 bytes, base64 or hex encoded")
+    .refine((value) => !isThirtyTwoByteKey(value) || !isUniformKey(value), "must be random bytes, not one byte repeated (e.g. all zeros)");
+}
+
 /** 64 hex digits, or base64 (standard or URL-safe) of exactly 32 bytes. */
 function isThirtyTwoByteKey(value: string): boolean {
   if (/^[0-9a-fA-F]{64}$/.test(value)) return true;
   return /^[A-Za-z0-9+/_-]{43}=?$/.test(value) && Buffer.from(value, "base64").length === 32;
+}
+
+function isUniformKey(value: string): boolean {
+  const bytes = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
+  return bytes.every((byte) => byte === bytes[0]);
+}
+
+/**
+ * At least 128 bits by a generous estimate (length × log2 of the distinct characters used), so
+ * one repeated character, a short pattern repeated, or a word padded out are refused, while
+ * `openssl rand -hex 32` (256) or `-base64 32` (~220) pass.
+ */
+export function isStrongSecret(value: string): boolean {
+  const distinct = new Set(value).size;
+  return distinct >= 8 && value.length * Math.log2(distinct) >= 128;
 }
 
 /** Parses a set of variables, throwing one error that lists every bad or missing one. */

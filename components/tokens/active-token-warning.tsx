@@ -22,23 +22,24 @@ export function ActiveTokenWarning({
     <Alert tone="warning" title="This customer already has an active token">
       <div data-testid="active-token-warning" className="flex flex-col gap-3">
         <ul className="flex flex-col gap-2">
-          {activeTokens.map((active) => (
-            <li key={active.tokenRequestId} className="flex flex-wrap items-baseline gap-x-3">
-              <span>
-                {tokenKindLabels[active.kind]} · {idTypeLabels[active.idType as IdType] ?? active.idType} ·{" "}
-                {issueOutcomeLabels[active.outcome as keyof typeof issueOutcomeLabels] ?? active.outcome} at {formatTime(active.createdAt)} by{" "}
-                {active.issuedByName}
-                {active.expiresAt ? `, valid until ${formatTime(active.expiresAt)}` : ""}
-              </span>
-              {active.isOwnBranch ? (
+          {activeTokens.map((active, index) =>
+            active.isOwnBranch ? (
+              <li key={active.tokenRequestId} className="flex flex-wrap items-baseline gap-x-3">
+                <span>
+                  {tokenKindLabels[active.kind]} · {idTypeLabels[active.idType as IdType] ?? active.idType} ·{" "}
+                  {issueOutcomeLabels[active.outcome as keyof typeof issueOutcomeLabels] ?? active.outcome} at {formatTime(active.createdAt)} by{" "}
+                  {active.issuedByName}
+                  {active.expiresAt ? `, valid until ${formatTime(active.expiresAt)}` : ""}
+                </span>
                 <Link href={`/tokens/${active.tokenRequestId}`} className="font-semibold text-info-700 underline underline-offset-2">
                   Open this token
                 </Link>
-              ) : (
-                <span className="text-ink-muted">at {active.branchName}</span>
-              )}
-            </li>
-          ))}
+              </li>
+            ) : (
+              // Another branch's token: that it exists, nothing more (lib/tokens/active-tokens.ts).
+              <li key={`elsewhere-${index}`}>An active token exists at another branch.</li>
+            ),
+          )}
         </ul>
         <p>Use the existing token if you can. Issue another only if the customer cannot use it.</p>
         <div>

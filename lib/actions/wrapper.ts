@@ -5,6 +5,7 @@ import { hasPermission, type Permission } from "@/lib/auth/permissions";
 import type { Staff } from "@/lib/auth/types";
 import { AppError, errorCatalog, toAppError, type FieldErrors } from "@/lib/errors";
 import { withRequestId } from "@/lib/request-context";
+import { containsNul } from "@/lib/validation/query-values";
 import type { ActionFailure, ActionResult } from "./result";
 
 /**
@@ -80,6 +81,12 @@ export function createActionWrapper(dependencies: ActionDependencies) {
           throw new AppError("FORBIDDEN", `role ${staff.role} lacks ${definition.permission}`);
         }
 
+        // `\0` is never meaningful input, and PostgreSQL refuses it with an error: refused here,
+        // whatever the action's schema says about the field.
+        if (containsNul(rawInput)) {
+          log.info({ code: "VALIDATION" }, "action input refused: NUL character");
+          return failure("VALIDATION", requestId, {}, errorCatalog.VALIDATION.userMessage);
+        }
         const parsed = await definition.schema.safeParseAsync(rawInput);
         if (!parsed.success) {
           const { formErrors, fieldErrors } = collectIssues(parsed.error);

@@ -16,6 +16,7 @@ export const auditActionLabels = {
   "staff.password_reset": "Password reset",
   "branch.create": "Branch created",
   "branch.rename": "Branch renamed",
+  "token.active_token_warning": "Warned of an active token for the same ID number",
   // Supervisor review (issue 7, lib/review/audit-actions.ts).
   "token.viewed_by_supervisor": "Token opened by a supervisor",
   "token.id_revealed": "ID number revealed",

@@ -1,9 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { errorCatalog, toAppError } from "@/lib/errors";
+import { AppError, errorCatalog, toAppError } from "@/lib/errors";
+import { hasNulCharacter } from "@/lib/validation/query-values";
 import { logger, type Logger } from "@/lib/logger";
 import { withRequestId } from "@/lib/request-context";
 import { branchScopeFor, type BranchScope } from "./branch-scope";
+import { isOwnOriginRequest } from "./request-origin";
 import type { Permission } from "./permissions";
 import { authenticate } from "./session";
 import type { Staff } from "./types";
@@ -26,17 +28,33 @@ export type StaffRouteContext<P> = {
 };
 
 export function staffRoute<P = Promise<Record<string, string | string[]>>>(
-  options: { permission: Permission | null; countsAsActivity?: boolean },
+  options: {
+    permission: Permission | null;
+    countsAsActivity?: boolean;
+    /**
+     * Refuse requests that did not come from Veridesk's own pages (request-origin.ts): for routes
+     * whose mere running matters (exports are audited, carry customer data). "post" also refuses
+     * a request with no browser origin headers at all.
+     */
+    ownOriginOnly?: "get" | "post";
+  },
   handler: (context: StaffRouteContext<P>) => Promise<Response>,
 ): (request: Request, segment: { params: P }) => Promise<Response> {
   return async (request, segment) => {
     const requestId = randomUUID();
     const log = logger.child({ requestId, route: new URL(request.url).pathname, method: request.method });
     try {
+      // No query value of any route may carry `\0` into SQL; refused before anything else runs.
+      if ([...new URL(request.url).searchParams].some(([key, value]) => hasNulCharacter(key) || hasNulCharacter(value))) {
+        throw new AppError("VALIDATION", "NUL character in the query");
+      }
       const staff = await authenticate(request.headers, {
         permission: options.permission,
         countsAsActivity: options.countsAsActivity ?? true,
       });
+      if (options.ownOriginOnly && !isOwnOriginRequest(request, { requiresBrowserProof: options.ownOriginOnly === "post" })) {
+        throw new AppError("FORBIDDEN", "request from another site refused");
+      }
       const context = { request, staff, scope: branchScopeFor(staff), params: segment.params, requestId, log: log.child({ userId: staff.userId }) };
       return await withRequestId(requestId, () => handler(context));
     } catch (error) {

@@ -6,13 +6,16 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { username } from "better-auth/plugins";
 import { eq } from "drizzle-orm";
+import { z } from "zod";
 import { recordAuditEvent } from "@/lib/audit";
 import { getDb, type Database } from "@/lib/db/client";
 import { authAccounts, authRateLimits, authSessions, authUsers, authVerifications, staffProfiles } from "@/lib/db/schema";
 import { appUrl, env } from "@/lib/env";
+import { errorCatalog } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/staff/password-rules";
 import { normalizeUsername, USERNAME_MAX, USERNAME_MIN } from "@/lib/staff/username";
+import { containsNul } from "@/lib/validation/query-values";
 import { COOKIE_PREFIX } from "./constants";
 import { LOCKED_MESSAGE } from "./lockout";
 import { resolveClientIp } from "./client-ip";
@@ -285,9 +288,18 @@ export function getAuth(): Promise<Auth> {
   return globalForAuth.verideskAuth;
 }
 
+/** The sign-in form's body: anything else is refused before better-auth (or SQL) sees it. */
+const signInBodySchema = z.object({
+  username: z.string().max(200),
+  password: z.string().max(PASSWORD_MAX * 4),
+  rememberMe: z.boolean().optional(),
+});
+const SIGN_IN_BODY_MAX_BYTES = 16 * 1024;
+
 /**
  * better-auth's HTTP handler, given the client address the trusted-proxy setting vouches for
- * (client-ip.ts) and nothing a client wrote under our header's name.
+ * (client-ip.ts) and nothing a client wrote under our header's name. The sign-in body is checked
+ * first (size, shape, no `\0`): a NUL in a username would otherwise reach PostgreSQL as an error.
  */
 export async function handleAuthRequest(request: Request): Promise<Response> {
   const auth = await getAuth();
@@ -296,5 +308,24 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
   const ip = resolveClientIp(request.headers, env());
   if (ip) headers.set(RESOLVED_IP_HEADER, ip);
   const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
-  return auth.handler(new Request(request.url, { method: request.method, headers, body, signal: request.signal }));
+  if (body && new URL(request.url).pathname.endsWith(SIGN_IN_PATH) && !isAcceptableSignInBody(body)) {
+    const { httpStatus, userMessage } = errorCatalog.VALIDATION;
+    return Response.json({ code: "VALIDATION", message: userMessage }, { status: httpStatus, headers: { "cache-control": "no-store" } });
+  }
+  const answer = await auth.handler(new Request(request.url, { method: request.method, headers, body, signal: request.signal }));
+  // Sign-in answers carry a session cookie or a refusal: never kept by a browser or proxy cache.
+  const answerHeaders = new Headers(answer.headers);
+  answerHeaders.set("cache-control", "no-store");
+  return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: answerHeaders });
+}
+
+function isAcceptableSignInBody(body: ArrayBuffer): boolean {
+  if (body.byteLength > SIGN_IN_BODY_MAX_BYTES) return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
+  } catch {
+    return false;
+  }
+  return !containsNul(parsed) && signInBodySchema.safeParse(parsed).success;
 }

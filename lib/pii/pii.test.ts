@@ -98,8 +98,9 @@ describe("keys", () => {
     const productionSource = {
       APP_ENV: "production",
       DATABASE_URL: "postgres://veridesk@db.internal/veridesk",
-      AUTH_SECRET: "x".repeat(40),
+      AUTH_SECRET: randomBytes(32).toString("base64"),
       UPSTREAM_API_KEY: "cHVibGljOnNlY3JldA==",
+      UPSTREAM_BASE_URL: "https://verify.example.com",
       APP_URL: "https://desk.example.com",
     };
     // Boot refuses first (lib/env.ts); resolvePiiKeys refuses again for settings built any other way.
@@ -119,7 +120,9 @@ describe("keys", () => {
 
   it("refuses the same key for both uses, and only one of the two", () => {
     const key = randomBytes(32).toString("base64");
-    expect(() => resolvePiiKeys(parseEnv({ PII_ENCRYPTION_KEY: key, PII_INDEX_KEY: key }))).toThrow(/different keys/);
+    // Boot refuses it (lib/env.ts); resolvePiiKeys refuses again for settings built any other way.
+    expect(() => parseEnv({ PII_ENCRYPTION_KEY: key, PII_INDEX_KEY: key })).toThrow(/PII_INDEX_KEY: must be a different key/);
+    expect(() => resolvePiiKeys({ ...parseEnv({}), PII_ENCRYPTION_KEY: key, PII_INDEX_KEY: key })).toThrow(/different keys/);
     expect(() => resolvePiiKeys(parseEnv({ PII_ENCRYPTION_KEY: key }))).toThrow(/both/);
   });
 

@@ -1,7 +1,8 @@
-import { z } from "zod";
+import { auditActionCodeSchema, isoDaySchema, uuidSchema } from "@/lib/validation/query-values";
 import type { AuditTrailFilter } from "./audit-trail";
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+// Checked before SQL sees them: a day PostgreSQL cannot read, or `\0`, would be a 500.
+const day = isoDaySchema;
 
 /** The audit trail's filters from a URL; bad values are dropped. Plain data: pages and routes share it. */
 export function parseAuditFilter(params: URLSearchParams | Record<string, string | string[] | undefined>): AuditTrailFilter {
@@ -13,7 +14,7 @@ export function parseAuditFilter(params: URLSearchParams | Record<string, string
   let from = day.safeParse(read("from")).data;
   let to = day.safeParse(read("to")).data;
   if (from && to && from > to) [from, to] = [to, from];
-  const staffUserId = z.string().min(1).max(100).safeParse(read("staff")).data;
-  const action = z.string().min(1).max(100).safeParse(read("action")).data;
+  const staffUserId = uuidSchema.safeParse(read("staff")).data;
+  const action = auditActionCodeSchema.safeParse(read("action")).data;
   return { ...(staffUserId ? { staffUserId } : {}), ...(action ? { action } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) };
 }

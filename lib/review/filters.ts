@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { tokenStates } from "@/lib/tokens/state";
+import { isoDaySchema, maxPageNumber, queryTextSchema, uuidSchema } from "@/lib/validation/query-values";
 
 /**
  * The review list's filters, sorting and page, as they travel in the URL (so a view can be
@@ -53,8 +54,9 @@ export const defaultPageSize = 50;
 /** The longest range the figures and exports accept in one go. */
 export const maxRangeDays = 366;
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)));
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+// Real calendar days only: Date.parse reads "2026-02-31" as 3 March, PostgreSQL refuses it.
+const isoDate = isoDaySchema;
+const uuid = uuidSchema;
 
 /** Each field parsed on its own, so one bad value drops only itself. */
 const fieldSchemas = {
@@ -64,14 +66,14 @@ const fieldSchemas = {
   // Exact purpose text (issue 14): the bank's purposes, or the free text of older tokens.
   purpose: z.string().trim().min(1).max(120).refine((value) => !/[\p{Cc}]/u.test(value)),
   branch: uuid,
-  teller: z.string().min(1).max(100),
+  teller: queryTextSchema(100),
   from: isoDate,
   to: isoDate,
-  reference: z.string().trim().min(1).max(120),
-  token: z.string().trim().min(1).max(64),
+  reference: queryTextSchema(120),
+  token: queryTextSchema(64),
   sort: z.enum(reviewSortKeys),
   dir: z.enum(["asc", "desc"]),
-  page: z.coerce.number().int().min(1).max(100_000),
+  page: z.coerce.number().int().min(1).max(maxPageNumber),
   size: z.coerce.number().int().refine((value) => (reviewPageSizes as readonly number[]).includes(value)),
 };
 

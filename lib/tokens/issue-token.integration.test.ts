@@ -321,7 +321,14 @@ describe("same customer, active token", () => {
     const first = fingerprintSubmission();
     await issueFingerprintToken(first, otherTeller, "r", dependencies(service.upstream));
     const warned = await issueFingerprintToken(fingerprintSubmission({ ghanaCardNumber: first.ghanaCardNumber }), issuer, "r", dependencies(service.upstream));
-    expect(warned).toMatchObject({ status: "active_token_exists", activeTokens: [{ isOwnBranch: false, branchName: "Accra – Head Office" }] });
+    // That one exists, and nothing about who issued it or where.
+    expect(warned).toEqual({ status: "active_token_exists", activeTokens: [{ isOwnBranch: false }] });
+    const warnings = await opened.db.select().from(auditEvents).where(eq(auditEvents.action, "token.active_token_warning"));
+    expect(warnings.at(-1)).toMatchObject({
+      actorUserId: issuer.userId,
+      branchId: issuer.branch.id,
+      details: { ownBranchTokenIds: [], otherBranchTokens: 1 },
+    });
   });
 });
 

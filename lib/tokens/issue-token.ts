@@ -20,7 +20,7 @@ import {
   type IdType,
   type remoteTokenActionSchema,
 } from "@/lib/validation";
-import { findActiveTokensForCustomer, type ActiveTokenSummary } from "./active-tokens";
+import { warnOfActiveTokens, type ActiveTokenSummary } from "./active-tokens";
 import { isErrorCode, outcomeOfFailure, presentedCode } from "./issue-outcome";
 import { expiryOf } from "./lifetime";
 
@@ -174,7 +174,7 @@ async function issueToken(
 
   const idNumberIndex = computeIdNumberIndex(plan.idNumber, keys);
   if (!submission.allowDuplicate) {
-    const activeTokens = await findActiveTokensForCustomer(db, idNumberIndex, deps.now(), issuer.branch.id);
+    const activeTokens = await warnOfActiveTokens(db, idNumberIndex, deps.now(), issuer, requestId);
     if (activeTokens.length > 0) {
       deps.log.info({ activeTokens: activeTokens.length, kind: plan.kind }, "same customer already has an active token");
       return { status: "active_token_exists", activeTokens };

@@ -17,6 +17,7 @@ import { getDb } from "@/lib/db/client";
 import { parseAuditFilter } from "@/lib/review/audit-filter";
 import { listAuditTrailPage } from "@/lib/review/audit-trail";
 import { listStaff } from "@/lib/staff/service";
+import { pageNumberSchema } from "@/lib/validation/query-values";
 
 export const metadata: Metadata = { title: "Audit trail" };
 
@@ -36,7 +37,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
   const params = await searchParams;
   const filter = parseAuditFilter(params);
   const { staffUserId, action, from, to } = filter;
-  const page = Math.max(1, Number.parseInt(single(params.page) ?? "1", 10) || 1);
+  // Bounded: an offset past bigint would be a database error, not an empty page.
+  const page = pageNumberSchema.safeParse(single(params.page) ?? "1").data ?? 1;
 
   const [{ events, total, pageCount }, actions, allStaff] = await Promise.all([
     listAuditTrailPage(await getDb(), scope, filter, page, PAGE_SIZE),

@@ -11,7 +11,7 @@ const exposed = new Set([`POST /api/auth${SIGN_IN_PATH}`]);
 async function handle(request: Request): Promise<Response> {
   const { pathname } = new URL(request.url);
   if (!exposed.has(`${request.method} ${pathname}`)) {
-    return Response.json({ error: { code: "NOT_FOUND", message: "We could not find that." } }, { status: 404 });
+    return Response.json({ error: { code: "NOT_FOUND", message: "We could not find that." } }, { status: 404, headers: { "cache-control": "no-store" } });
   }
   return handleAuthRequest(request);
 }

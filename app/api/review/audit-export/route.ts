@@ -6,7 +6,8 @@ import { parseAuditFilter } from "@/lib/review/audit-filter";
 export const dynamic = "force-dynamic";
 
 /** GET /api/review/audit-export?staff=&action=&from=&to= — the filtered audit trail as CSV. */
-export const GET = staffRoute({ permission: "audit.read" }, async ({ request, staff, scope, requestId }) => {
+// A cross-site link must not make an administrator's browser run (and audit) an export.
+export const GET = staffRoute({ permission: "audit.read", ownOriginOnly: "get" }, async ({ request, staff, scope, requestId }) => {
   const filter = parseAuditFilter(new URL(request.url).searchParams);
   return exportAuditTrail(await getDb(), { staff, scope, requestId }, filter);
 });

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { staffRoute } from "@/lib/auth/route";
 import { getDb } from "@/lib/db/client";
-import { appUrl } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { getPiiKeys } from "@/lib/pii";
 import { exportFullIdTokens } from "@/lib/review/export";
@@ -16,13 +15,10 @@ const formSchema = z.object({
 
 /**
  * POST /api/review/export-full (form: filters, reason) — head office only: the CSV with full ID
- * numbers. A POST so the reason travels in the body; refused from another origin.
+ * numbers. A POST so the reason travels in the body; refused from another origin, or without
+ * the browser's word on where it came from (lib/auth/request-origin.ts).
  */
-export const POST = staffRoute({ permission: "tokens.export_full_ids" }, async ({ request, staff, scope, requestId }) => {
-  const origin = request.headers.get("origin");
-  if (origin && origin !== new URL(appUrl()).origin && origin !== new URL(request.url).origin) {
-    throw new AppError("FORBIDDEN", `export-full posted from ${origin}`);
-  }
+export const POST = staffRoute({ permission: "tokens.export_full_ids", ownOriginOnly: "post" }, async ({ request, staff, scope, requestId }) => {
   const form = await request.formData();
   const parsed = formSchema.safeParse({ filters: form.get("filters") ?? "", reason: form.get("reason") ?? "" });
   if (!parsed.success) {
