@@ -225,7 +225,7 @@ describe("nothing lost", () => {
     const submission = fingerprintSubmission();
     const error = await issueFingerprintToken(submission, issuer, "req", dependencies(timingOut.upstream)).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
-    expect((error as AppError).userMessage).toMatch(/check the token list/);
+    expect((error as AppError).userMessage).toMatch(/open this attempt before trying again/);
     const [row] = await opened.db.select().from(tokenRequests).where(eq(tokenRequests.idempotencyKey, submission.idempotencyKey));
     expect(row).toMatchObject({ outcome: "outcome_unknown", errorCode: "UPSTREAM_TIMEOUT", token: null });
 
