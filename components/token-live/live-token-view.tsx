@@ -106,13 +106,16 @@ export function LiveTokenView({
               <SmsTokenForm tokenRequestId={token.id} action={attachSmsToken} onAttached={() => query.refetch()} />
             ) : null}
 
-            <ConnectionStatus
-              updatedAt={query.dataUpdatedAt}
-              isConnectionLost={Boolean(error) && !isSessionEnded}
-              isStopped={token.isFinal}
-              freshness={{ lastAnswerAt: token.lastAnswerAt, staleAfterMs: token.staleAfterMs, clockOffsetMs }}
-              serviceProblem={token.serviceProblem}
-            />
+            {/* An attempt waiting for the customer's SMS token is not "final": the panel above says what to do. */}
+            {token.awaitsSmsToken ? null : (
+              <ConnectionStatus
+                updatedAt={query.dataUpdatedAt}
+                isConnectionLost={Boolean(error) && !isSessionEnded}
+                isStopped={token.isFinal}
+                freshness={{ lastAnswerAt: token.lastAnswerAt, staleAfterMs: token.staleAfterMs, clockOffsetMs }}
+                serviceProblem={token.serviceProblem}
+              />
+            )}
           </Card>
           <Card>
             <h2 className="mb-3 text-lg font-bold">History</h2>
