@@ -18,6 +18,7 @@
  * 3. The same delay while one token's calls hang (the sandbox holds every call about it).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { createUpstreamClient, type UpstreamClient } from "@/lib/upstream";
@@ -40,7 +41,7 @@ const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
 /** The production defaults of lib/env.ts. */
 const productionSettings = watcherSettingsFrom({
   WATCHER_TICK_MS: 1_000,
-  WATCHER_WATCHED_POLL_MS: 2_000,
+  WATCHER_WATCHED_POLL_MS: Number(process.env.BENCH_WATCHED_POLL_MS ?? 3_000),
   WATCHER_UNWATCHED_POLL_MS: 30_000,
   WATCHER_MAX_IN_FLIGHT: 8,
   WATCHER_CALLS_PER_SECOND: 20,
@@ -80,9 +81,14 @@ async function measureCallsOverLife(upstream: UpstreamClient) {
   const scratch = await createScratchPglite("veridesk-bench-provider-");
   try {
     await resetSandbox();
-    const clock = { now: new Date() };
-    const watched = await seedIssuedTokens(scratch.opened.db, upstream, tokensPerGroup, clock.now);
-    const unwatched = await seedIssuedTokens(scratch.opened.db, upstream, tokensPerGroup, clock.now);
+    // One clock for the watcher and the sandbox: the sandbox's (real time plus the offset it has
+    // been moved by). Advancing only the watcher's would let real time skew the two apart, and the
+    // sandbox would call a token invalid before the watcher's own 15 minutes were up.
+    let sandboxOffsetMs = (JSON.parse((await controlRequest("GET", "/sandbox/api/clock")).text) as { offsetMs: number }).offsetMs;
+    const sharedNow = () => new Date(Date.now() + sandboxOffsetMs);
+    const startedAt = sharedNow();
+    const watched = await seedIssuedTokens(scratch.opened.db, upstream, tokensPerGroup, startedAt);
+    const unwatched = await seedIssuedTokens(scratch.opened.db, upstream, tokensPerGroup, startedAt);
     const firstCall = await lastCallId();
     const watcher = createWatcher({
       store: createDrizzleWatcherStore(scratch.opened.db),
@@ -90,15 +96,19 @@ async function measureCallsOverLife(upstream: UpstreamClient) {
       // Every due token in one step: the budget is not what is measured here.
       settings: { ...productionSettings, maxInFlight: 200, callsPerSecond: 1_000 },
       logger: silentLogger,
-      now: () => new Date(clock.now),
+      now: sharedNow,
     });
     const stepMs = 1_000;
     const lifeMs = 15 * 60_000 + 90_000;
-    for (let elapsed = 0; elapsed <= lifeMs; elapsed += stepMs) {
-      if (elapsed % PAGE_POLL_MS === 0) await recordViews(scratch.opened.db, watched.map((token) => token.id), clock.now, productionSettings.schedule.watchedIntervalMs);
+    let lastViewAt = 0;
+    while (sharedNow().getTime() - startedAt.getTime() <= lifeMs) {
+      if (sharedNow().getTime() - lastViewAt >= PAGE_POLL_MS) {
+        lastViewAt = sharedNow().getTime();
+        await recordViews(scratch.opened.db, watched.map((token) => token.id), sharedNow(), productionSettings.schedule.watchedIntervalMs);
+      }
       await watcher.runOnce();
-      clock.now = new Date(clock.now.getTime() + stepMs);
-      await sandboxPost("/sandbox/api/clock", { advanceMinutes: stepMs / 60_000 });
+      const moved = JSON.parse((await controlRequest("POST", "/sandbox/api/clock", { advanceMinutes: stepMs / 60_000 })).text) as { now: string };
+      sandboxOffsetMs = Date.parse(moved.now) - Date.now();
     }
     const calls = await callsSince(firstCall);
     const countFor = (tokens: { token: string }[]) => {
@@ -195,7 +205,7 @@ async function startSandbox(): Promise<ChildProcess> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(`${sandboxUrl}/sandbox/api/clock`)).ok) return child;
+      if ((await controlRequest("GET", "/sandbox/api/clock")).status === 200) return child;
     } catch {
       // Not listening yet.
     }
@@ -206,12 +216,27 @@ async function startSandbox(): Promise<ChildProcess> {
 }
 
 async function sandboxPost(pathname: string, body?: unknown): Promise<void> {
-  const response = await fetch(`${sandboxUrl}${pathname}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  const response = await controlRequest("POST", pathname, body);
+  if (response.status !== 200) throw new Error(`POST ${pathname}: ${response.status} ${response.text}`);
+}
+
+/**
+ * The sandbox's controls, each on a connection of its own: a kept-alive socket left idle while a
+ * scratch database migrates can be closed by the server just as the next POST reuses it, and a
+ * POST is never retried (seen under load: "other side closed" on the reset).
+ */
+function controlRequest(method: "GET" | "POST", pathname: string, body?: unknown): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const request = http.request(`${sandboxUrl}${pathname}`, { method, agent: false, headers: payload ? { "Content-Type": "application/json" } : {} }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(payload);
   });
-  if (!response.ok) throw new Error(`POST ${pathname}: ${response.status} ${await response.text()}`);
 }
 
 async function resetSandbox(): Promise<void> {
@@ -219,7 +244,7 @@ async function resetSandbox(): Promise<void> {
 }
 
 async function callsSince(sinceId: number): Promise<(SandboxCall & { id: number })[]> {
-  const { calls } = (await (await fetch(`${sandboxUrl}/sandbox/api/calls?since=${sinceId}`)).json()) as { calls: (SandboxCall & { id: number })[] };
+  const { calls } = JSON.parse((await controlRequest("GET", `/sandbox/api/calls?since=${sinceId}`)).text) as { calls: (SandboxCall & { id: number })[] };
   return calls;
 }
 

@@ -59,7 +59,7 @@ export const envSchema = z
      * Poll intervals of an open token (ADR 0017): while a page shows it (the polling budget is
      * spent where someone is looking), and while nobody does. The expiry moment is never missed.
      */
-    WATCHER_WATCHED_POLL_MS: positiveInt(2_000),
+    WATCHER_WATCHED_POLL_MS: positiveInt(3_000),
     WATCHER_UNWATCHED_POLL_MS: positiveInt(30_000),
     /** Polls in flight at once in this instance; a hanging call holds one slot, never the others. */
     WATCHER_MAX_IN_FLIGHT: positiveInt(8),
