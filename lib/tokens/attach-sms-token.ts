@@ -52,8 +52,22 @@ export async function attachTokenFromSms(
     });
   }
 
+  const recordRefusal = (reason: string) =>
+    recordAuditEvent({
+      action: "token.sms_token_refused",
+      actor: { userId: attacher.userId, username: attacher.username },
+      subject: { type: "token_request", id: tokenRequestId },
+      branchId: attempt.branchId,
+      details: { token, reason },
+      requestId,
+    }, db);
+
   const [holder] = await db.select({ id: tokenRequests.id }).from(tokenRequests).where(eq(tokenRequests.token, token));
-  if (holder) throw tokenTakenError(token, holder.id);
+  if (holder) {
+    // Audited like an unknown token: typing other attempts' tokens is how an insider would probe.
+    await recordRefusal("already recorded for another verification");
+    throw tokenTakenError(token, holder.id);
+  }
 
   let state: "pending" | "used" | "invalid";
   try {
@@ -68,14 +82,7 @@ export async function attachTokenFromSms(
     throw error;
   }
   if (state === "invalid") {
-    await recordAuditEvent({
-      action: "token.sms_token_refused",
-      actor: { userId: attacher.userId, username: attacher.username },
-      subject: { type: "token_request", id: tokenRequestId },
-      branchId: attempt.branchId,
-      details: { token, reason: "unknown to the service" },
-      requestId,
-    });
+    await recordRefusal("unknown to the service");
     throw new AppError("VALIDATION", `the service does not know token ${token}`, {
       fieldErrors: { token: ["The verification service does not know this token, or it has expired. Check the SMS again, or issue a new token."] },
     });
