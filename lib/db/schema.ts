@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { STAFF_ROLES } from "../auth/roles";
 
 /**
@@ -45,8 +45,17 @@ export const auditEvents = pgTable(
     branchId: uuid("branch_id").references(() => branches.id, { onDelete: "restrict" }),
     details: jsonb("details").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     requestId: text("request_id"),
+    // The hash chain (ADR 0019): set by the BEFORE INSERT trigger of migration `audit-hash-chain`,
+    // whatever the INSERT says; the defaults only let Drizzle's insert type leave them out.
+    /** 1, 2, 3… in the order events joined the chain (not `id`, handed out before the chain lock). */
+    chainSeq: bigint("chain_seq", { mode: "number" }).notNull().default(0),
+    /** The previous event's `hash`; 64 zeros for the first event. */
+    prevHash: text("prev_hash").notNull().default(""),
+    /** SHA-256 (hex) of `prev_hash` and this event's fields; lib/audit/chain.ts recomputes it. */
+    hash: text("hash").notNull().default(""),
   },
   (table) => [
+    uniqueIndex("audit_events_chain_seq_idx").on(table.chainSeq),
     index("audit_events_at_idx").on(table.at),
     index("audit_events_actor_at_idx").on(table.actorUserId, table.at),
     index("audit_events_action_at_idx").on(table.action, table.at),
