@@ -117,6 +117,14 @@ function defineChainTests(label: string, createScratch: () => Promise<Scratch>) 
       expect(report.headHash).not.toBe("f".repeat(64));
     });
 
+    it("records an event quoting hostile input (\\0 included) and keeps the chain whole", async () => {
+      const { db } = scratch.opened;
+      await recordAuditEvent({ action: "test.hostile", actor: null, actorLabel: "a\u0000b", details: { typed: "x\u0000y", ["k\u0000"]: ["\u0000"] } }, db);
+      const [event] = await db.select().from(auditEvents).where(eq(auditEvents.action, "test.hostile"));
+      expect(event).toMatchObject({ actorLabel: "a\uFFFDb", details: { typed: "x\uFFFDy", ["k\uFFFD"]: ["\uFFFD"] } });
+      expect((await verifyAuditChain(db)).firstBreak).toBeNull();
+    });
+
     it("finds an edited event, and a deleted one", async () => {
       const { db } = scratch.opened;
       const [victim] = await db.select().from(auditEvents).where(eq(auditEvents.chainSeq, 10));
