@@ -75,7 +75,11 @@ test.describe("granting a role that sees customer data", () => {
     await page.getByRole("button", { name: "Verify the trail" }).click();
     await expect(page.getByText("The audit trail is intact")).toBeVisible();
     await expect(page.getByTestId("audit-head-hash")).toHaveText(/^[0-9a-f]{64}$/);
-    await page.screenshot({ path: "/tmp/sod-audit-verified.png" });
+    for (const width of [1280, 768, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `/tmp/sod-audit-verified-${width}.png` });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto("/admin/audit?action=audit.chain_verified");
     await expect(page.locator("tbody tr").first()).toContainText("Audit trail verified");
 
