@@ -232,3 +232,48 @@ describe("npm run audit:verify", () => {
     }
   });
 });
+
+describe("the migration that starts the chain", () => {
+  it("chains the events recorded before it, in id order", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-chain-migration-"));
+    try {
+      // The migrations folder as it was before the chain: the journal cut before `audit-hash-chain`.
+      const before = path.join(dir, "drizzle-before");
+      fs.cpSync(path.join(process.cwd(), "drizzle"), before, { recursive: true });
+      const journalPath = path.join(before, "meta", "_journal.json");
+      const journal = JSON.parse(fs.readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+      const cut = journal.entries.findIndex((entry) => entry.tag.endsWith("_audit-hash-chain"));
+      expect(cut).toBeGreaterThan(0);
+      fs.writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, cut) }));
+
+      const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
+        import("@electric-sql/pglite"),
+        import("drizzle-orm/pglite"),
+        import("drizzle-orm/pglite/migrator"),
+      ]);
+      const client = await PGlite.create(path.join(dir, "pglite"));
+      try {
+        const db = drizzle({ client });
+        await migrate(db, { migrationsFolder: before });
+        for (const action of ["old.one", "old.two", "old.three"]) {
+          await client.query(`INSERT INTO audit_events (action, actor_label, details) VALUES ($1, 'before the chain', '{"n": 1}')`, [action]);
+        }
+        await migrate(db, { migrationsFolder: path.join(process.cwd(), "drizzle") });
+        await client.query(`INSERT INTO audit_events (action) VALUES ('new.one')`);
+        const rows = (await client.query<{ action: string; chain_seq: string }>("SELECT action, chain_seq::text FROM audit_events ORDER BY chain_seq")).rows;
+        expect(rows).toEqual([
+          { action: "old.one", chain_seq: "1" },
+          { action: "old.two", chain_seq: "2" },
+          { action: "old.three", chain_seq: "3" },
+          { action: "new.one", chain_seq: "4" },
+        ]);
+        const report = await verifyAuditChain(db as unknown as OpenedDatabase["db"]);
+        expect(report).toMatchObject({ eventCount: 4, firstBreak: null, headSeq: "4" });
+      } finally {
+        await client.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
