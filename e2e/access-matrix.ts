@@ -125,6 +125,10 @@ export const actions: ActionEntry[] = [
   { file: "app/(staff)/admin/staff/actions.ts", name: "updateStaff", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/staff/actions.ts", name: "setStaffDisabledState", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/staff/actions.ts", name: "resetPassword", audience: holders("staff.manage"), isSafeToProbe: true },
+  // Separation of duties (ADR 0020): deciding on a proposed role grant.
+  { file: "app/(staff)/admin/staff/actions.ts", name: "approveRoleChange", audience: holders("staff.manage"), isSafeToProbe: true },
+  { file: "app/(staff)/admin/staff/actions.ts", name: "rejectRoleChange", audience: holders("staff.manage"), isSafeToProbe: true },
+  { file: "app/(staff)/admin/staff/actions.ts", name: "cancelRoleChange", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/branches/actions.ts", name: "createBranch", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/branches/actions.ts", name: "renameBranch", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/purposes/actions.ts", name: "createPurpose", audience: holders("compliance.manage"), isSafeToProbe: true },

@@ -1,10 +1,12 @@
 import type { Page } from "@playwright/test";
 import { passwordMessages } from "@/lib/staff/password-rules";
 import {
+  approveOnStaffPage,
   createTestAccount,
   expect,
   readBranchIds,
   requestWith,
+  SECOND_ADMIN,
   signInByApi,
   signInWithForm,
   test,
@@ -52,8 +54,11 @@ test.describe("a temporary password", () => {
     await page.getByLabel("Role").selectOption({ label: "Teller" });
     await page.getByLabel("Branch").selectOption({ label: "ACC — Accra – Head Office" });
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page.getByText("Account created")).toBeVisible();
-    const firstTemporary = (await page.getByTestId("temporary-password").textContent())!;
+    // A teller sees customer data: a second administrator approves the account (ADR 0020).
+    await expect(page.getByText("Sent for approval")).toBeVisible();
+    const secondContext = await browser.newContext({ storageState: await (await apiAs(SECOND_ADMIN)).storageState() });
+    const firstTemporary = (await approveOnStaffPage(await secondContext.newPage(), username))!;
+    await secondContext.close();
 
     // The administrator resets it (say, the first slip was lost): a second temporary password.
     await page.goto("/admin/staff");

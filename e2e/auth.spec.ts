@@ -12,6 +12,8 @@ import {
   signInWithForm,
   test,
   uniqueSuffix,
+  approveOnStaffPage,
+  SECOND_ADMIN,
 } from "./fixtures/auth";
 
 /** Sign-in, sign-out, lock-out, disabled accounts, idle warning and the admin's audit trail. */
@@ -222,13 +224,16 @@ test.describe("administration", () => {
     await page.getByLabel("Role").selectOption({ label: "Teller" });
     await page.getByLabel("Branch").selectOption({ label: "ACC — Accra – Head Office" });
     await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page.getByText("Account created")).toBeVisible();
-    const firstPassword = await page.getByTestId("temporary-password").textContent();
+    // A teller sees customer data: the account waits for a second administrator (ADR 0020).
+    await expect(page.getByText("Sent for approval")).toBeVisible();
+    const secondContext = await browser.newContext({ storageState: await (await apiAs(SECOND_ADMIN)).storageState() });
+    const secondPage = await secondContext.newPage();
+    const firstPassword = await approveOnStaffPage(secondPage, username);
     expect(firstPassword).toMatch(/^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
-    await page.screenshot({ path: "/tmp/auth-admin-created.png" });
+    await secondPage.screenshot({ path: "/tmp/auth-admin-created.png" });
 
     // The same username again is refused on its field.
-    await page.getByRole("button", { name: "Add another" }).click();
+    await page.goto("/admin/staff/new");
     await page.getByLabel("Username").fill(username.toUpperCase());
     await page.getByLabel("Full name").fill("Someone Else");
     await page.getByLabel("Role").selectOption({ label: "Teller" });
@@ -241,8 +246,12 @@ test.describe("administration", () => {
     await page.getByLabel("Role").selectOption({ label: "Branch supervisor" });
     await page.getByLabel("Branch").selectOption({ label: "KUM — Kumasi – Adum" });
     await page.getByRole("button", { name: "Save changes" }).click();
-    await expect(page.getByText("Changes saved.")).toBeVisible();
+    await expect(page.getByText("Sent for approval")).toBeVisible();
     await page.screenshot({ path: "/tmp/auth-admin-edit.png" });
+    expect(await approveOnStaffPage(secondPage, username)).toBeNull();
+    await secondContext.close();
+    await page.reload();
+    await expect(page.getByLabel("Role")).toHaveValue("supervisor");
 
     // Password reset: a new password, shown once; the first one stops working.
     await page.getByRole("button", { name: "Reset password" }).click();

@@ -27,6 +27,14 @@ export const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
       .optional(),
+    /**
+     * The database's owner role (ADR 0019), for migrations only: set, the migrations run as it and
+     * DATABASE_URL's role is granted only what the app needs (INSERT/SELECT on the audit trail).
+     */
+    MIGRATION_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
     PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
     /**
      * How often the app vacuums the embedded database, which has no autovacuum of its own
@@ -105,6 +113,9 @@ export const envSchema = z
     }
     if (settings.PII_ENCRYPTION_KEY && settings.PII_ENCRYPTION_KEY === settings.PII_INDEX_KEY) {
       refuse("PII_INDEX_KEY", "must be a different key from PII_ENCRYPTION_KEY");
+    }
+    if (settings.MIGRATION_DATABASE_URL && !settings.DATABASE_URL) {
+      refuse("MIGRATION_DATABASE_URL", "needs DATABASE_URL (the app's role) beside it");
     }
     if (settings.APP_ENV !== "production") return;
     if (!settings.DATABASE_URL) refuse("DATABASE_URL", "is required in production (PostgreSQL)");

@@ -1,6 +1,7 @@
 /**
  * Brings the configured database (DATABASE_URL, else PGlite in PGLITE_DATA_DIR) up to date with the
- * committed migrations in drizzle/, and says what it did. On PGlite it takes the directory's lock
+ * committed migrations in drizzle/, and says what it did. With MIGRATION_DATABASE_URL (the owner
+ * role) it migrates as the owner and grants DATABASE_URL's role only what the app needs (ADR 0019). On PGlite it takes the directory's lock
  * like any other process, so it is refused while the app runs on the same directory.
  *
  *   tsx --conditions=react-server scripts/db-migrate.ts      (npm run db:migrate)
@@ -15,6 +16,7 @@ async function migrateConfiguredDatabase(): Promise<void> {
   const settings = env();
   const opened = await openDatabase({
     databaseUrl: settings.DATABASE_URL,
+    migrationDatabaseUrl: settings.MIGRATION_DATABASE_URL,
     pgliteDataDir: settings.PGLITE_DATA_DIR,
     label: "npm run db:migrate",
   });

@@ -8,11 +8,25 @@ const fieldLabels: Record<string, string> = {
   branch: "Branch",
   code: "Code",
   reason: "Reason",
+  count: "How many",
+  since: "Since",
+  perMinute: "Audited per minute",
   ip: "IP address",
   username: "Username",
   lockedUntil: "Locked until",
   endedSessions: "Sessions ended",
   isDemo: "Demo account",
+  // The audit chain's check (ADR 0019) and the two-administrator grants (ADR 0020).
+  intact: "Chain intact",
+  eventCount: "Events checked",
+  headSeq: "Last event number",
+  headHash: "Head hash",
+  firstBrokenEventId: "First broken event",
+  kind: "Kind",
+  proposedBy: "Proposed by",
+  approvedBy: "Approved by",
+  approvalId: "Approval",
+  subjectUserId: "Account id",
 };
 
 const reasonLabels: Record<string, string> = {
@@ -23,6 +37,8 @@ const reasonLabels: Record<string, string> = {
   idle: "no activity",
   absolute: "time limit reached",
   user: "signed out",
+  customer_data: "grants customer data",
+  administrator: "grants the administrator role",
 };
 
 function show(key: string, value: unknown): string {
@@ -71,7 +87,7 @@ export function AuditDetails({ details }: { details: Record<string, unknown> }) 
       {rest.map(([key, value]) => (
         <div key={key} className="contents">
           <dt className="text-ink-muted">{fieldLabels[key] ?? key}</dt>
-          <dd className="text-ink">{show(key, value)}</dd>
+          <dd className="break-all text-ink">{show(key, value)}</dd>
         </div>
       ))}
     </dl>

@@ -23,6 +23,7 @@ export function CreateStaffForm({ branches }: { branches: BranchOption[] }) {
   const router = useRouter();
   const [formError, setFormError] = useState<string>();
   const [created, setCreated] = useState<{ userId: string; username: string; temporaryPassword: string }>();
+  const [proposed, setProposed] = useState<string>();
   const {
     register,
     handleSubmit,
@@ -41,9 +42,26 @@ export function CreateStaffForm({ branches }: { branches: BranchOption[] }) {
       setFormError(applyActionErrors(result, setError, ["username", "name", "role", "branchId"]));
       return;
     }
-    setCreated(result.data);
+    if (result.data.status === "pending") setProposed(values.username);
+    else setCreated(result.data);
     router.refresh();
   });
+
+  if (proposed) {
+    return (
+      <div className="flex flex-col gap-6">
+        <Alert tone="info" title="Sent for approval">
+          The account <span className="font-mono">{proposed}</span> is created only when a second administrator approves it on the
+          staff page (a role that sees customer data, or the administrator role, needs two administrators). Nothing exists until then.
+        </Alert>
+        <div className="flex flex-wrap gap-3">
+          <Button asChild>
+            <Link href="/admin/staff">Back to staff accounts</Link>
+          </Button>
+        </div>
+      </div>
+    );
+  }
 
   if (created) {
     return (
@@ -102,7 +120,10 @@ export function CreateStaffForm({ branches }: { branches: BranchOption[] }) {
             <Link href="/admin/staff">Cancel</Link>
           </Button>
         </div>
-        <p className="text-sm text-ink-muted">A temporary password is generated and shown once after the account is created.</p>
+        <p className="text-sm text-ink-muted">
+          A temporary password is generated and shown once after the account is created. A role that sees customer data, or the
+          administrator role, is created only when a second administrator approves it.
+        </p>
       </fieldset>
     </form>
   );

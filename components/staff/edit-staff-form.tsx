@@ -24,7 +24,7 @@ export function EditStaffForm({
   branches: BranchOption[];
 }) {
   const router = useRouter();
-  const [notice, setNotice] = useState<{ tone: "success" | "danger"; text: string }>();
+  const [notice, setNotice] = useState<{ tone: "success" | "danger" | "info"; text: string }>();
   const {
     register,
     handleSubmit,
@@ -44,6 +44,15 @@ export function EditStaffForm({
       setNotice({ tone: "danger", text: message ?? "The changes were not saved." });
       return;
     }
+    if (result.data.status === "pending") {
+      reset(member);
+      setNotice({
+        tone: "info",
+        text: "Sent for approval: this grant of customer data (or of the administrator role) applies only when a second administrator approves it on the staff page.",
+      });
+      router.refresh();
+      return;
+    }
     reset(values);
     setNotice({ tone: "success", text: "Changes saved. They apply from the staff member's next page." });
     router.refresh();
@@ -52,7 +61,7 @@ export function EditStaffForm({
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
       {notice ? (
-        <Alert tone={notice.tone} title={notice.tone === "success" ? "Saved" : "Not saved"} className="mb-4">
+        <Alert tone={notice.tone} title={notice.tone === "success" ? "Saved" : notice.tone === "info" ? "Waiting for a second administrator" : "Not saved"} className="mb-4">
           {notice.text}
         </Alert>
       ) : null}

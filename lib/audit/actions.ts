@@ -7,6 +7,7 @@ export const auditActionLabels = {
   "auth.sign_out": "Signed out",
   "auth.sign_in_failed": "Failed sign-in",
   "auth.locked_out": "Locked out",
+  "auth.sign_in_failures_suppressed": "Failed sign-ins of unknown usernames over the budget (counted)",
   "auth.session_ended": "Session ended",
   "auth.password_changed": "Password changed",
   "staff.create": "Staff account created",
@@ -14,6 +15,11 @@ export const auditActionLabels = {
   "staff.disable": "Staff account disabled",
   "staff.enable": "Staff account enabled",
   "staff.password_reset": "Password reset",
+  // Separation of duties (ADR 0020, lib/staff/role-approvals.ts).
+  "staff.approval_requested": "Role grant proposed (awaits a second administrator)",
+  "staff.approval_approved": "Role grant approved",
+  "staff.approval_rejected": "Role grant rejected",
+  "staff.approval_cancelled": "Role grant proposal cancelled",
   "branch.create": "Branch created",
   "branch.rename": "Branch renamed",
   "token.active_token_warning": "Warned of an active token for the same ID number",
@@ -24,6 +30,7 @@ export const auditActionLabels = {
   "review.exported": "Token list exported",
   "review.exported_full_ids": "Token list exported with full ID numbers",
   "audit.exported": "Audit trail exported",
+  "audit.chain_verified": "Audit trail verified",
   "review.reconciliation_printed": "Reconciliation sheet printed",
   // Compliance (issue 14, lib/compliance).
   "purpose.create": "Purpose added",

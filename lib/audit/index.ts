@@ -33,13 +33,30 @@ export async function recordAuditEvent(event: AuditEventInput, executor?: DbExec
   await db.insert(auditEvents).values({
     action: event.action,
     actorUserId: event.actor?.userId ?? null,
-    actorLabel: event.actor?.username ?? event.actorLabel?.slice(0, 100) ?? null,
+    actorLabel: withoutNul(event.actor?.username ?? event.actorLabel?.slice(0, 100) ?? null),
     subjectType: event.subject?.type ?? null,
-    subjectId: event.subject?.id ?? null,
+    subjectId: withoutNul(event.subject?.id ?? null),
     branchId: event.branchId ?? null,
-    details: event.details ?? {},
+    details: withoutNulDeep(event.details ?? {}) as Record<string, unknown>,
     requestId: event.requestId ?? null,
   });
+}
+
+/**
+ * PostgreSQL refuses `\0` in text and jsonb: an audit event quoting hostile input must still be
+ * written (a refusal that cannot be recorded would fail the request), so `\0` becomes U+FFFD.
+ */
+function withoutNul(text: string | null): string | null {
+  return text === null ? null : text.replaceAll("\u0000", "\uFFFD");
+}
+
+function withoutNulDeep(value: unknown): unknown {
+  if (typeof value === "string") return withoutNul(value);
+  if (Array.isArray(value)) return value.map(withoutNulDeep);
+  if (value && typeof value === "object" && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [withoutNul(key), withoutNulDeep(inner)]));
+  }
+  return value;
 }
 
 export type AuditEventView = {

@@ -47,7 +47,7 @@ async function signIn(username: string, password: string): Promise<{ status: num
 
 const headersWith = (cookie: string | undefined) => new Headers(cookie ? { cookie } : {});
 
-async function newAccount(username: string, role: "teller" | "supervisor" | "admin" = "teller", branch: "acc" | "kum" = "acc") {
+async function newAccount(username: string, role: "teller" | "supervisor" | "head_office_supervisor" | "admin" = "teller", branch: "acc" | "kum" = "acc") {
   const { member } = await staffService.createStaffAccount(
     { system: "test" },
     { username, name: `Test ${username}`, role, branchId: branchIds[branch], password: PASSWORD },
@@ -184,7 +184,8 @@ describe("disabled accounts", () => {
 
 describe("staff administration", () => {
   it("records role and branch changes with before and after", async () => {
-    const member = await newAccount("flow.promoted", "teller", "acc");
+    // Head office to one branch's supervisor narrows the access: no second administrator needed (ADR 0020).
+    const member = await newAccount("flow.promoted", "head_office_supervisor", "acc");
     await staffService.updateStaffAccount(adminActor, { userId: member.userId, name: member.name, role: "supervisor", branchId: branchIds.kum }, "req-42");
     const db = await getDb();
     const [event] = await db.select().from(auditEvents).where(and(eq(auditEvents.action, "staff.update"), eq(auditEvents.subjectId, member.userId)));
@@ -195,7 +196,7 @@ describe("staff administration", () => {
       requestId: "req-42",
       details: {
         username: "flow.promoted",
-        before: { name: member.name, role: "teller", branch: "ACC" },
+        before: { name: member.name, role: "head_office_supervisor", branch: "ACC" },
         after: { name: member.name, role: "supervisor", branch: "KUM" },
       },
     });

@@ -1,15 +1,18 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { getDb, type Database } from "@/lib/db/client";
-import { signInThrottles } from "@/lib/db/schema";
+import { authUsers, signInThrottles } from "@/lib/db/schema";
 import { USERNAME_MAX, USERNAME_MIN, USERNAME_PATTERN } from "@/lib/staff/username";
 import { claimAttempt, emptyThrottleState, recordFailure, releaseAttempt, type Claim, type ThrottleState } from "./lockout";
+import { BoundedThrottleMap } from "./signed-out-writes";
 
 /**
  * Persistence of the lock-out state (lockout.ts holds the rules). One row per typed username,
  * and only for a username that could exist: anything longer or stranger than a username may be
  * is refused by better-auth without a password check, so it gets no row (a signed-out stranger
- * cannot fill the table with megabyte-long keys).
+ * cannot fill the table with megabyte-long keys). And only for a username that has an account:
+ * the others keep the same state in a bounded map in memory (signed-out-writes.ts), so a burst
+ * of random usernames writes no row at all, yet each of them locks exactly like a real one.
  */
 
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -33,6 +36,12 @@ async function withLockedRow<T>(
   change: (state: ThrottleState) => { next: ThrottleState | null; result: T },
 ): Promise<T> {
   const db = await getDb();
+  if (!(await hasAccount(db, username))) {
+    // No account: no row. The map is changed synchronously, so this too is one step.
+    const { next, result } = change(unknownUsernames().get(username));
+    if (next) unknownUsernames().set(username, next);
+    return result;
+  }
   return db.transaction(async (tx: Transaction) => {
     await tx.insert(signInThrottles).values({ username }).onConflictDoNothing();
     const [row] = await tx.select().from(signInThrottles).where(eq(signInThrottles.username, username)).for("update");
@@ -70,6 +79,16 @@ export async function releaseSignInAttempt(username: string, now = new Date()): 
 
 /** After a successful sign-in or a password reset by an administrator. */
 export async function clearFailedSignIns(username: string): Promise<void> {
+  unknownUsernames().delete(username);
   const db = await getDb();
   await db.delete(signInThrottles).where(eq(signInThrottles.username, username));
 }
+
+export async function hasAccount(db: Database, username: string): Promise<boolean> {
+  const [row] = await db.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.username, username)).limit(1);
+  return row !== undefined;
+}
+
+// On globalThis like the database, so a dev reload keeps the counts.
+const globalForThrottles = globalThis as typeof globalThis & { verideskUnknownUsernames?: BoundedThrottleMap };
+const unknownUsernames = () => (globalForThrottles.verideskUnknownUsernames ??= new BoundedThrottleMap());

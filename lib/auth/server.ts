@@ -19,7 +19,8 @@ import { containsNul } from "@/lib/validation/query-values";
 import { COOKIE_PREFIX } from "./constants";
 import { LOCKED_MESSAGE } from "./lockout";
 import { resolveClientIp } from "./client-ip";
-import { claimSignInAttempt, clearFailedSignIns, countFailedSignIn, isCountableUsername, releaseSignInAttempt } from "./lockout-store";
+import { claimSignInAttempt, clearFailedSignIns, countFailedSignIn, hasAccount, isCountableUsername, releaseSignInAttempt } from "./lockout-store";
+import { AuditWriteBudget } from "./signed-out-writes";
 
 /**
  * better-auth, configured for Veridesk (ADR 0003): username + password, sessions in the database,
@@ -130,7 +131,7 @@ function buildAuth(db: Database) {
         if (claim.isAllowed) return;
         const requestId = randomUUID();
         logger.info({ requestId, username: typed, lockedUntil: claim.lockedUntil }, "sign-in refused: username locked");
-        if (isFirstRefusalOfLock(typed, claim.lockedUntil)) {
+        if (isFirstRefusalOfLock(typed, claim.lockedUntil) && (await mayAuditSignedOutFailure(db, typed))) {
           await recordAuditEvent({
             action: "auth.sign_in_failed",
             actor: null,
@@ -184,15 +185,16 @@ function buildAuth(db: Database) {
         const { hasJustLocked, state } = await countFailedSignIn(typed);
         logger.info({ requestId, username: typed, code, hasJustLocked }, "sign-in failed");
         const branchId = await branchOfUsername(db, typed);
-        await recordAuditEvent({
-          action: "auth.sign_in_failed",
-          actor: null,
-          actorLabel: typed,
-          branchId,
-          details: { reason: "invalid_credentials", ip },
-          requestId,
-        });
-        if (hasJustLocked) {
+        const mayAudit = await mayAuditSignedOutFailure(db, typed);
+        if (hasJustLocked && mayAudit) {
+          await recordAuditEvent({
+            action: "auth.sign_in_failed",
+            actor: null,
+            actorLabel: typed,
+            branchId,
+            details: { reason: "invalid_credentials", ip },
+            requestId,
+          });
           await recordAuditEvent({
             action: "auth.locked_out",
             actor: null,
@@ -201,8 +203,17 @@ function buildAuth(db: Database) {
             details: { lockedUntil: state.lockedUntil?.toISOString(), ip },
             requestId,
           });
-          throw new APIError("TOO_MANY_REQUESTS", { code: signInErrorCodes.locked, message: LOCKED_MESSAGE });
         }
+        if (hasJustLocked) throw new APIError("TOO_MANY_REQUESTS", { code: signInErrorCodes.locked, message: LOCKED_MESSAGE });
+        if (!mayAudit) return;
+        await recordAuditEvent({
+          action: "auth.sign_in_failed",
+          actor: null,
+          actorLabel: typed,
+          branchId,
+          details: { reason: "invalid_credentials", ip },
+          requestId,
+        });
       }),
     },
     databaseHooks: {
@@ -248,6 +259,28 @@ async function branchOfUsername(db: Database, username: string): Promise<string 
 async function profileOf(db: Database, userId: string) {
   const [profile] = await db.select().from(staffProfiles).where(eq(staffProfiles.userId, userId));
   return profile;
+}
+
+/**
+ * Failed sign-ins of real accounts are always audited: the lock-out bounds them (5 a window per
+ * account). Those of usernames without an account pass a per-minute budget per instance; the
+ * ones over it are counted into one `auth.sign_in_failures_suppressed` event the next minute, so
+ * a burst of random usernames cannot grow the audit trail without bound (signed-out-writes.ts).
+ */
+const unknownUsernameAudit = new AuditWriteBudget(60, 60_000);
+
+async function mayAuditSignedOutFailure(db: Database, username: string): Promise<boolean> {
+  if (await hasAccount(db, username)) return true;
+  const ticket = unknownUsernameAudit.take(new Date());
+  if (ticket.suppressedBefore) {
+    logger.warn(ticket.suppressedBefore, "failed sign-ins of unknown usernames over the audit budget");
+    await recordAuditEvent({
+      action: "auth.sign_in_failures_suppressed",
+      actor: null,
+      details: { count: ticket.suppressedBefore.count, since: ticket.suppressedBefore.windowStartedAt.toISOString(), perMinute: 60 },
+    });
+  }
+  return ticket.isAllowed;
 }
 
 /**

@@ -27,6 +27,12 @@ export type DatabaseDriver = "pglite" | "postgres";
 export interface DatabaseSettings {
   /** PostgreSQL connection URL; when absent, PGlite at `pgliteDataDir`. */
   databaseUrl?: string;
+  /**
+   * The owner role's URL (ADR 0019): migrations run as it, then `databaseUrl`'s role is granted
+   * what the app needs and no more. Unset: migrations run as `databaseUrl`'s role, and are skipped
+   * when none is pending (so an app role without CREATE rights starts on a migrated database).
+   */
+  migrationDatabaseUrl?: string;
   pgliteDataDir: string;
   /** Who opens it, shown to any process the PGlite lock refuses ("npm run dev", "db:migrate"). */
   label?: string;
@@ -61,7 +67,7 @@ const migrationsFolder = () => path.join(process.cwd(), "drizzle");
 export async function openDatabase(settings: DatabaseSettings): Promise<OpenedDatabase> {
   const label = settings.label ?? describeProcess();
   return settings.databaseUrl
-    ? openPostgres(settings.databaseUrl)
+    ? openPostgres(settings.databaseUrl, settings.migrationDatabaseUrl)
     : openPglite(settings.pgliteDataDir, label);
 }
 
@@ -106,7 +112,7 @@ async function openPglite(dataDir: string, label: string): Promise<OpenedDatabas
   }
 }
 
-async function openPostgres(databaseUrl: string): Promise<OpenedDatabase> {
+async function openPostgres(databaseUrl: string, migrationDatabaseUrl?: string): Promise<OpenedDatabase> {
   const [{ Client, Pool }, { drizzle }, { migrate }] = await Promise.all([
     import("pg"),
     import("drizzle-orm/node-postgres"),
@@ -115,7 +121,7 @@ async function openPostgres(databaseUrl: string): Promise<OpenedDatabase> {
 
   // Several app instances may start at once: an advisory lock, held on one connection for the
   // whole run, lets one of them migrate while the others wait and then find nothing to do.
-  const migrationClient = new Client({ connectionString: databaseUrl });
+  const migrationClient = new Client({ connectionString: migrationDatabaseUrl ?? databaseUrl });
   await migrationClient.connect();
   let migrations: MigrationReport;
   try {
@@ -124,6 +130,7 @@ async function openPostgres(databaseUrl: string): Promise<OpenedDatabase> {
       (text) => migrationClient.query(text),
       () => migrate(drizzle({ client: migrationClient }), { migrationsFolder: migrationsFolder() }),
     );
+    if (migrationDatabaseUrl) await grantAppRole(migrationClient, roleOf(databaseUrl));
   } finally {
     // Ending the session releases the advisory lock even if the unlock was never reached.
     await migrationClient.end();
@@ -142,6 +149,29 @@ async function openPostgres(databaseUrl: string): Promise<OpenedDatabase> {
 }
 
 /**
+ * What the app's role may do once the owner has migrated (ADR 0019): read and write its tables,
+ * but only INSERT and SELECT on the audit trail. It owns nothing, so it can neither set the
+ * append-only and chain triggers aside nor alter the table. Run after every migration, so tables
+ * added later are granted too; idempotent.
+ */
+async function grantAppRole(owner: { query: (text: string) => Promise<{ rows: unknown[] }> }, appRole: string): Promise<void> {
+  const [me] = (await owner.query("SELECT current_user AS name")).rows as { name: string }[];
+  if (me?.name === appRole) return;
+  const role = `"${appRole.replace(/"/g, '""')}"`;
+  await owner.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
+  await owner.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`);
+  await owner.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${role}`);
+  await owner.query(`REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON public.audit_events FROM ${role}`);
+  // The app checks at start that nothing is pending: it reads the migrator's journal.
+  await owner.query(`GRANT USAGE ON SCHEMA drizzle TO ${role}`);
+  await owner.query(`GRANT SELECT ON drizzle.__drizzle_migrations TO ${role}`);
+}
+
+function roleOf(databaseUrl: string): string {
+  return decodeURIComponent(new URL(databaseUrl).username);
+}
+
+/**
  * Applies the pending migrations and says which they were. Drizzle's migrator applies every
  * journal entry newer than the newest row of its `drizzle.__drizzle_migrations` table, so the same
  * comparison, made before it runs, names them.
@@ -151,7 +181,9 @@ async function migrateWithReport(queryRows: QueryRows, migrate: () => Promise<vo
   const journal = readMigrationJournal();
   const newestApplied = await readNewestAppliedMigrationTime(queryRows);
   const pending = journal.filter((entry) => newestApplied === undefined || entry.when > newestApplied);
-  await migrate();
+  // Nothing to do: not even the migrator's own CREATE SCHEMA IF NOT EXISTS, which PostgreSQL
+  // refuses to a role without CREATE on the database (the app role) even when the schema exists.
+  if (pending.length > 0) await migrate();
   return {
     applied: pending.map((entry) => entry.tag),
     alreadyApplied: journal.length - pending.length,
@@ -204,7 +236,11 @@ export async function getDb(): Promise<Database> {
 
 function openFromSettings(): Promise<OpenedDatabase> {
   const settings = env();
-  const opening = openDatabase({ databaseUrl: settings.DATABASE_URL, pgliteDataDir: settings.PGLITE_DATA_DIR });
+  const opening = openDatabase({
+    databaseUrl: settings.DATABASE_URL,
+    migrationDatabaseUrl: settings.MIGRATION_DATABASE_URL,
+    pgliteDataDir: settings.PGLITE_DATA_DIR,
+  });
   opening.then(
     (opened) =>
       logger.info(

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { STAFF_ROLES } from "../auth/roles";
 
 /**
@@ -45,8 +45,17 @@ export const auditEvents = pgTable(
     branchId: uuid("branch_id").references(() => branches.id, { onDelete: "restrict" }),
     details: jsonb("details").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     requestId: text("request_id"),
+    // The hash chain (ADR 0019): set by the BEFORE INSERT trigger of migration `audit-hash-chain`,
+    // whatever the INSERT says; the defaults only let Drizzle's insert type leave them out.
+    /** 1, 2, 3… in the order events joined the chain (not `id`, handed out before the chain lock). */
+    chainSeq: bigint("chain_seq", { mode: "number" }).notNull().default(0),
+    /** The previous event's `hash`; 64 zeros for the first event. */
+    prevHash: text("prev_hash").notNull().default(""),
+    /** SHA-256 (hex) of `prev_hash` and this event's fields; lib/audit/chain.ts recomputes it. */
+    hash: text("hash").notNull().default(""),
   },
   (table) => [
+    uniqueIndex("audit_events_chain_seq_idx").on(table.chainSeq),
     index("audit_events_at_idx").on(table.at),
     index("audit_events_actor_at_idx").on(table.actorUserId, table.at),
     index("audit_events_action_at_idx").on(table.action, table.at),
@@ -417,3 +426,46 @@ export type TokenRequest = typeof tokenRequests.$inferSelect;
 export type NewTokenRequest = typeof tokenRequests.$inferInsert;
 export type TokenEvent = typeof tokenEvents.$inferSelect;
 export type TokenIssueOutcome = (typeof tokenIssueOutcome.enumValues)[number];
+
+// ─── Separation of duties (ADR 0020) ─────────────────────────────────────────────────────────────
+// A grant that widens someone's access to customer data (or makes them an administrator) proposed
+// by one administrator waits here until a second one approves it; nothing changes before.
+// lib/staff/role-approvals.ts writes it; every step is audited.
+
+export const roleApprovalKind = pgEnum("role_approval_kind", ["create", "role_change"]);
+export const roleApprovalStatus = pgEnum("role_approval_status", ["pending", "approved", "rejected", "cancelled"]);
+
+export const staffRoleApprovals = pgTable(
+  "staff_role_approvals",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: roleApprovalKind("kind").notNull(),
+    status: roleApprovalStatus("status").notNull().default("pending"),
+    /** The account to change (role_change); for `create`, the account made on approval. */
+    subjectUserId: text("subject_user_id"),
+    /** Lower-cased username: of the account to create, or of the subject when proposed. */
+    username: text("username").notNull(),
+    name: text("name").notNull(),
+    role: staffRole("role").notNull(),
+    branchId: uuid("branch_id")
+      .notNull()
+      .references(() => branches.id, { onDelete: "restrict" }),
+    /** The subject's role and branch when proposed: approval is refused if they changed since. */
+    fromRole: staffRole("from_role"),
+    fromBranchId: uuid("from_branch_id"),
+    proposedByUserId: text("proposed_by_user_id").notNull(),
+    proposedByUsername: text("proposed_by_username").notNull(),
+    proposedAt: timestamp("proposed_at", { withTimezone: true }).notNull().defaultNow(),
+    decidedByUserId: text("decided_by_user_id"),
+    decidedByUsername: text("decided_by_username"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+  },
+  (table) => [
+    // One open proposal per account and per new username: a second would race the first.
+    uniqueIndex("staff_role_approvals_pending_subject_idx").on(table.subjectUserId).where(sql`status = 'pending' AND subject_user_id IS NOT NULL`),
+    uniqueIndex("staff_role_approvals_pending_username_idx").on(table.username).where(sql`status = 'pending'`),
+    index("staff_role_approvals_status_idx").on(table.status, table.proposedAt),
+  ],
+);
+
+export type StaffRoleApproval = typeof staffRoleApprovals.$inferSelect;

@@ -28,6 +28,8 @@ export const demoAccounts = [
   { username: "supervisor.kumasi", password: DEMO_PASSWORD, name: "Efua Boateng", role: "supervisor", branchCode: "KUM" },
   { username: "supervisor.hq", password: DEMO_PASSWORD, name: "Yaw Mensah", role: "head_office_supervisor", branchCode: "ACC" },
   { username: "admin", password: DEMO_PASSWORD, name: "Akosua Darko", role: "admin", branchCode: "ACC" },
+  // The second administrator: a grant of customer data needs two (ADR 0020).
+  { username: "admin.second", password: DEMO_PASSWORD, name: "Kofi Adjei", role: "admin", branchCode: "ACC" },
 ] as const satisfies readonly DemoAccount[];
 
 export type DemoUsername = (typeof demoAccounts)[number]["username"];

@@ -22,6 +22,7 @@ const { getAuth } = await import("@/lib/auth/server");
 const { authenticate, resolveSession } = await import("@/lib/auth/session");
 const { appUrl } = await import("@/lib/env");
 const staffService = await import("./service");
+const roleApprovals = await import("./role-approvals");
 const { replaceTemporaryPassword } = await import("./password-change");
 const { seedDemoData } = await import("./seed");
 const { demoAccounts } = await import("./demo-accounts");
@@ -53,7 +54,11 @@ async function staffOf(cookie: string | undefined) {
 
 /** An account created the way the admin page creates one: with a generated temporary password. */
 async function newAccountFromAdmin(username: string) {
-  const { member, temporaryPassword } = await staffService.createStaffAccount(adminActor, { username, name: `Test ${username}`, role: "teller", branchId });
+  // A teller is a grant of customer data: proposed by one administrator, approved by a second (ADR 0020).
+  const proposal = await roleApprovals.proposeOrCreateStaff(adminActor, { username, name: `Test ${username}`, role: "teller", branchId });
+  if (proposal.status !== "pending") throw new Error("a teller was created without a second administrator");
+  const second = await staffService.findStaffByUsername("admin.second");
+  const { member, temporaryPassword } = await roleApprovals.approveRoleApproval({ userId: second!.userId, username: second!.username }, proposal.approvalId);
   if (!temporaryPassword) throw new Error("no temporary password");
   return { member, temporaryPassword };
 }

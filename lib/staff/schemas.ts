@@ -27,6 +27,9 @@ export const setStaffDisabledSchema = z.object({ userId: userIdSchema, isDisable
 
 export const resetPasswordSchema = z.object({ userId: userIdSchema });
 
+/** Approve, reject or cancel a proposed role grant (ADR 0020). */
+export const roleApprovalDecisionSchema = z.object({ approvalId: z.uuid() });
+
 export const branchCodeSchema = z
   .string()
   .trim()

@@ -11,6 +11,7 @@ import { authAccounts, authUsers, branches, staffProfiles } from "@/lib/db/schem
 import { AppError } from "@/lib/errors";
 import { generateTemporaryPassword } from "./passwords";
 import type { CreateStaffInput, UpdateStaffInput } from "./schemas";
+import { decideGrant, type GrantDecision } from "./separation-of-duties";
 import { normalizeUsername, placeholderEmailFor } from "./username";
 
 /**
@@ -88,7 +89,7 @@ export async function countStaff(): Promise<number> {
   return row?.total ?? 0;
 }
 
-async function findStaffMember(db: DbExecutor, userId: string): Promise<StaffMember> {
+export async function findStaffMember(db: DbExecutor, userId: string): Promise<StaffMember> {
   const [row] = await staffQuery(db).where(eq(staffProfiles.userId, userId));
   if (!row) throw new AppError("NOT_FOUND", `no staff member ${userId}`);
   return toStaffMember(row);
@@ -98,7 +99,7 @@ export async function getStaffMember(userId: string): Promise<StaffMember> {
   return findStaffMember(await getDb(), userId);
 }
 
-async function findBranch(db: DbExecutor, branchId: string) {
+export async function findBranch(db: DbExecutor, branchId: string) {
   const [branch] = await db.select().from(branches).where(eq(branches.id, branchId));
   if (!branch) {
     throw new AppError("VALIDATION", `no branch ${branchId}`, { fieldErrors: { branchId: ["Choose a branch from the list."] } });
@@ -106,7 +107,7 @@ async function findBranch(db: DbExecutor, branchId: string) {
   return branch;
 }
 
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   for (let current = error; current; current = (current as { cause?: unknown }).cause) {
     if ((current as { code?: unknown }).code === "23505") return true;
   }
@@ -126,57 +127,16 @@ export async function createStaffAccount(
 ): Promise<{ member: StaffMember; temporaryPassword: string | null }> {
   const db = await getDb();
   const username = normalizeUsername(input.username);
+  if ("userId" in actor) {
+    assertDirectGrant(decideGrant({ actorUserId: actor.userId, subjectUserId: null, before: null, after: { role: input.role, branchId: input.branchId } }));
+  }
   const isTemporary = input.password === undefined;
   const password = input.password ?? generateTemporaryPassword();
   const passwordHash = await hashPassword(password);
-  const userId = randomUUID();
   try {
-    const member = await db.transaction(async (tx) => {
-      const branch = await findBranch(tx, input.branchId);
-      const [taken] = await tx.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.username, username));
-      if (taken) throw usernameTaken(username);
-      const now = new Date();
-      await tx.insert(authUsers).values({
-        id: userId,
-        name: input.name,
-        email: placeholderEmailFor(username),
-        emailVerified: true,
-        username,
-        displayUsername: username,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await tx.insert(authAccounts).values({
-        id: randomUUID(),
-        accountId: userId,
-        providerId: "credential",
-        userId,
-        password: passwordHash,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await tx
-        .insert(staffProfiles)
-        .values({ userId, role: input.role, branchId: branch.id, isDemo: input.isDemo ?? false, mustChangePassword: isTemporary });
-      await recordAuditEvent(
-        {
-          action: "staff.create",
-          actor: actorOf(actor),
-          actorLabel: actorLabelOf(actor),
-          subject: { type: "staff", id: userId },
-          branchId: branch.id,
-          details: {
-            username,
-            after: { name: input.name, role: input.role, branch: branch.code },
-            isDemo: input.isDemo ?? false,
-            mustChangePassword: isTemporary,
-          },
-          requestId,
-        },
-        tx,
-      );
-      return findStaffMember(tx, userId);
-    });
+    const member = await db.transaction((tx) =>
+      insertStaffAccount(tx, actor, { ...input, username, passwordHash, isTemporary }, requestId),
+    );
     return { member, temporaryPassword: isTemporary ? password : null };
   } catch (error) {
     if (isUniqueViolation(error)) throw usernameTaken(username);
@@ -184,7 +144,67 @@ export async function createStaffAccount(
   }
 }
 
-function usernameTaken(username: string): AppError {
+/**
+ * The account's rows and its audit event, inside the caller's transaction: `createStaffAccount`
+ * and the approval of a proposed account (lib/staff/role-approvals.ts) both come here.
+ */
+export async function insertStaffAccount(
+  tx: DbExecutor,
+  actor: Actor,
+  input: CreateStaffInput & { passwordHash: string; isTemporary: boolean; isDemo?: boolean },
+  requestId?: string,
+  extraDetails: Record<string, unknown> = {},
+): Promise<StaffMember> {
+  const { username, passwordHash, isTemporary } = input;
+  const userId = randomUUID();
+  const branch = await findBranch(tx, input.branchId);
+  const [taken] = await tx.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.username, username));
+  if (taken) throw usernameTaken(username);
+  const now = new Date();
+  await tx.insert(authUsers).values({
+    id: userId,
+    name: input.name,
+    email: placeholderEmailFor(username),
+    emailVerified: true,
+    username,
+    displayUsername: username,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await tx.insert(authAccounts).values({
+    id: randomUUID(),
+    accountId: userId,
+    providerId: "credential",
+    userId,
+    password: passwordHash,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await tx
+    .insert(staffProfiles)
+    .values({ userId, role: input.role, branchId: branch.id, isDemo: input.isDemo ?? false, mustChangePassword: isTemporary });
+  await recordAuditEvent(
+    {
+      action: "staff.create",
+      actor: actorOf(actor),
+      actorLabel: actorLabelOf(actor),
+      subject: { type: "staff", id: userId },
+      branchId: branch.id,
+      details: {
+        username,
+        after: { name: input.name, role: input.role, branch: branch.code },
+        isDemo: input.isDemo ?? false,
+        mustChangePassword: isTemporary,
+        ...extraDetails,
+      },
+      requestId,
+    },
+    tx,
+  );
+  return findStaffMember(tx, userId);
+}
+
+export function usernameTaken(username: string): AppError {
   return new AppError("CONFLICT", `username ${username} exists`, {
     userMessage: "That username is taken.",
     fieldErrors: { username: ["This username is taken. Choose another."] },
@@ -218,32 +238,65 @@ export async function updateStaffAccount(actor: Actor, input: UpdateStaffInput, 
         throw refuse("last admin demoted", "Veridesk needs at least one active administrator. Make someone else an administrator first.");
       }
     }
-    const isUnchanged = before.name === input.name && before.role === input.role && before.branch.id === branch.id;
-    if (isUnchanged) return before;
-    const now = new Date();
-    await tx.update(authUsers).set({ name: input.name, updatedAt: now }).where(eq(authUsers.id, input.userId));
-    await tx
-      .update(staffProfiles)
-      .set({ role: input.role, branchId: branch.id, updatedAt: now })
-      .where(eq(staffProfiles.userId, input.userId));
-    await recordAuditEvent(
-      {
-        action: "staff.update",
-        actor: actorOf(actor),
-        actorLabel: actorLabelOf(actor),
-        subject: { type: "staff", id: input.userId },
-        branchId: branch.id,
-        details: {
-          username: before.username,
-          before: { name: before.name, role: before.role, branch: before.branch.code },
-          after: { name: input.name, role: input.role, branch: branch.code },
-        },
-        requestId,
-      },
-      tx,
-    );
-    return findStaffMember(tx, input.userId);
+    if ("userId" in actor) {
+      // Separation of duties (ADR 0020): a grant that needs a second administrator goes through
+      // lib/staff/role-approvals.ts; here it is refused, so no caller can skip the approval.
+      assertDirectGrant(decideGrant({
+        actorUserId: actor.userId,
+        subjectUserId: input.userId,
+        before: { role: before.role, branchId: before.branch.id },
+        after: { role: input.role, branchId: branch.id },
+      }));
+    }
+    return applyStaffUpdate(tx, actor, input, before, branch, requestId);
   });
+}
+
+function assertDirectGrant(decision: GrantDecision): void {
+  if (decision.kind === "refused") throw refuse(`separation of duties: ${decision.reason}`, decision.userMessage);
+  if (decision.kind === "needs_second_admin") {
+    throw new AppError("FORBIDDEN", `separation of duties: ${decision.reason} grant without a second administrator`, {
+      userMessage: "This change needs a second administrator's approval.",
+    });
+  }
+}
+
+/** Writes a change of name, role and branch and its audit event, inside the caller's transaction. */
+export async function applyStaffUpdate(
+  tx: DbExecutor,
+  actor: Actor,
+  input: UpdateStaffInput,
+  before: StaffMember,
+  branch: { id: string; code: string },
+  requestId?: string,
+  extraDetails: Record<string, unknown> = {},
+): Promise<StaffMember> {
+  const isUnchanged = before.name === input.name && before.role === input.role && before.branch.id === branch.id;
+  if (isUnchanged) return before;
+  const now = new Date();
+  await tx.update(authUsers).set({ name: input.name, updatedAt: now }).where(eq(authUsers.id, input.userId));
+  await tx
+    .update(staffProfiles)
+    .set({ role: input.role, branchId: branch.id, updatedAt: now })
+    .where(eq(staffProfiles.userId, input.userId));
+  await recordAuditEvent(
+    {
+      action: "staff.update",
+      actor: actorOf(actor),
+      actorLabel: actorLabelOf(actor),
+      subject: { type: "staff", id: input.userId },
+      branchId: branch.id,
+      details: {
+        username: before.username,
+        before: { name: before.name, role: before.role, branch: before.branch.code },
+        after: { name: input.name, role: input.role, branch: branch.code },
+        ...extraDetails,
+      },
+      requestId,
+    },
+    tx,
+  );
+  return findStaffMember(tx, input.userId);
 }
 
 /** Disabling ends every session of the account at once; enabling lets it sign in again. */

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { SQL } from "drizzle-orm";
 import pg from "pg";
 import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
+import { scratchPostgresSettings } from "@/lib/db/testing/postgres-roles";
 import { keyIdOf, type PiiKeys } from "@/lib/pii";
 
 /**
@@ -36,8 +37,6 @@ export async function createScratchPglite(prefix = "veridesk-review-"): Promise<
 
 export async function createScratchPostgres(baseUrl: string, prefix = "veridesk_review"): Promise<ScratchDatabase> {
   const name = `${prefix}_${process.pid}_${Date.now()}`;
-  const runUrl = new URL(baseUrl);
-  runUrl.pathname = `/${name}`;
   const admin = async (text: string) => {
     const client = new pg.Client({ connectionString: baseUrl });
     await client.connect();
@@ -48,11 +47,11 @@ export async function createScratchPostgres(baseUrl: string, prefix = "veridesk_
     }
   };
   await admin(`CREATE DATABASE "${name}"`);
-  const opened = await openDatabase({ databaseUrl: runUrl.toString(), pgliteDataDir: "unused", label: "review scratch database" });
+  const opened = await openDatabase({ ...scratchPostgresSettings(baseUrl, name), pgliteDataDir: "unused", label: "review scratch database" });
   return {
     opened,
     label: "PostgreSQL",
-    connection: { databaseUrl: runUrl.toString() },
+    connection: { databaseUrl: scratchPostgresSettings(baseUrl, name).databaseUrl },
     destroy: async () => {
       await opened.close();
       await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

@@ -1,24 +1,32 @@
 "use server";
 
 import { defineAction } from "@/lib/actions";
-import { createStaffSchema, resetPasswordSchema, setStaffDisabledSchema, updateStaffSchema } from "@/lib/staff/schemas";
-import { createStaffAccount, resetStaffPassword, setStaffDisabled, updateStaffAccount } from "@/lib/staff/service";
+import { approveRoleApproval, cancelRoleApproval, proposeOrCreateStaff, proposeOrUpdateStaff, rejectRoleApproval } from "@/lib/staff/role-approvals";
+import { createStaffSchema, resetPasswordSchema, roleApprovalDecisionSchema, setStaffDisabledSchema, updateStaffSchema } from "@/lib/staff/schemas";
+import { resetStaffPassword, setStaffDisabled } from "@/lib/staff/service";
 
-/** Staff administration. Every change is audited by lib/staff (before/after for role and branch). */
+/**
+ * Staff administration. Every change is audited by lib/staff (before/after for role and branch).
+ * A grant of customer data or of the administrator role waits for a second administrator
+ * (ADR 0020): create and update then answer `pending` and change nothing yet.
+ */
 
 export const createStaff = defineAction(
   { name: "staff.create", schema: createStaffSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
-    const { member, temporaryPassword } = await createStaffAccount(staff, input, requestId);
-    return { userId: member.userId, username: member.username, temporaryPassword: temporaryPassword ?? "" };
+    const outcome = await proposeOrCreateStaff(staff, input, requestId);
+    if (outcome.status === "pending") return { status: "pending" as const, approvalId: outcome.approvalId };
+    const { member, temporaryPassword } = outcome.result;
+    return { status: "created" as const, userId: member.userId, username: member.username, temporaryPassword: temporaryPassword ?? "" };
   },
 );
 
 export const updateStaff = defineAction(
   { name: "staff.update", schema: updateStaffSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
-    const member = await updateStaffAccount(staff, input, requestId);
-    return { userId: member.userId };
+    const outcome = await proposeOrUpdateStaff(staff, input, requestId);
+    if (outcome.status === "pending") return { status: "pending" as const, approvalId: outcome.approvalId };
+    return { status: "saved" as const, userId: outcome.result.userId };
   },
 );
 
@@ -35,5 +43,29 @@ export const resetPassword = defineAction(
   async ({ input, staff, requestId }) => {
     const { temporaryPassword, member } = await resetStaffPassword(staff, input.userId, requestId);
     return { username: member.username, temporaryPassword };
+  },
+);
+
+export const approveRoleChange = defineAction(
+  { name: "staff.approval_approve", schema: roleApprovalDecisionSchema, permission: "staff.manage" },
+  async ({ input, staff, requestId }) => {
+    const { member, temporaryPassword } = await approveRoleApproval(staff, input.approvalId, requestId);
+    return { userId: member.userId, username: member.username, temporaryPassword: temporaryPassword ?? "" };
+  },
+);
+
+export const rejectRoleChange = defineAction(
+  { name: "staff.approval_reject", schema: roleApprovalDecisionSchema, permission: "staff.manage" },
+  async ({ input, staff, requestId }) => {
+    await rejectRoleApproval(staff, input.approvalId, requestId);
+    return { approvalId: input.approvalId };
+  },
+);
+
+export const cancelRoleChange = defineAction(
+  { name: "staff.approval_cancel", schema: roleApprovalDecisionSchema, permission: "staff.manage" },
+  async ({ input, staff, requestId }) => {
+    await cancelRoleApproval(staff, input.approvalId, requestId);
+    return { approvalId: input.approvalId };
   },
 );

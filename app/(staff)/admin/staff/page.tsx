@@ -2,18 +2,22 @@ import { UserPlus } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AccountStatusBadge, DemoBadge, RoleBadge, TemporaryPasswordBadge } from "@/components/staff/badges";
+import { formatDateTime } from "@/components/staff/format";
+import { PendingApprovals } from "@/components/staff/pending-approvals";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { requirePermission } from "@/lib/auth/pages";
+import { listPendingApprovals } from "@/lib/staff/role-approvals";
+import { canDecide } from "@/lib/staff/separation-of-duties";
 import { listStaff } from "@/lib/staff/service";
 
 export const metadata: Metadata = { title: "Staff accounts" };
 
 export default async function StaffListPage() {
-  await requirePermission("staff.manage");
-  const staff = await listStaff();
+  const admin = await requirePermission("staff.manage");
+  const [staff, approvals] = await Promise.all([listStaff(), listPendingApprovals()]);
   return (
     <>
       <PageHeader
@@ -27,6 +31,21 @@ export default async function StaffListPage() {
             </Link>
           </Button>
         }
+      />
+      <PendingApprovals
+        approvals={approvals.map((approval) => ({
+          id: approval.id,
+          kind: approval.kind,
+          username: approval.username,
+          name: approval.name,
+          role: approval.role,
+          branchCode: approval.branch.code,
+          fromRole: approval.fromRole,
+          fromBranchCode: approval.fromBranchCode,
+          proposedBy: approval.proposedBy.username,
+          proposedAt: formatDateTime(approval.proposedAt),
+          allowed: canDecide({ deciderUserId: admin.userId, proposedByUserId: approval.proposedBy.userId, subjectUserId: approval.subjectUserId }),
+        }))}
       />
       {staff.length === 0 ? (
         <EmptyState title="No staff accounts yet">Add the first staff member with the button above.</EmptyState>

@@ -1,0 +1,279 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { asc, eq, sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
+import { auditEvents } from "@/lib/db/schema";
+import { scratchPostgresSettings, withDatabase } from "@/lib/db/testing/postgres-roles";
+import { GENESIS_HASH, verifyAuditChain } from "./chain";
+import { recordAuditEvent } from "./index";
+
+/**
+ * The audit trail's hash chain (ADR 0019) on PGlite and PostgreSQL: parallel writers chain
+ * cleanly, and an edited and a deleted event are found by the TypeScript verifier. On PostgreSQL
+ * with the app role (TEST_APP_DATABASE_URL, as CI runs) the app's role is also shown to be unable
+ * to change the trail by any means: UPDATE, DELETE, TRUNCATE, ALTER TABLE, DISABLE TRIGGER, or
+ * replacing the chain's function.
+ */
+
+type Tamperer = {
+  /** Runs SQL as the table's owner (the DBA), with the append-only trigger set aside. */
+  asOwner(statements: string[]): Promise<void>;
+};
+
+type Scratch = { opened: OpenedDatabase; tamperer: Tamperer; destroy(): Promise<void> };
+
+async function scratchPglite(): Promise<Scratch> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-chain-"));
+  const opened = await openDatabase({ pgliteDataDir: path.join(dir, "pglite"), label: "chain test" });
+  return {
+    opened,
+    // PGlite has one user, the owner: the same connection is the DBA.
+    tamperer: {
+      asOwner: async (statements) => {
+        for (const statement of statements) await opened.db.execute(sql.raw(statement));
+      },
+    },
+    destroy: async () => {
+      await opened.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function scratchPostgres(baseUrl: string): Promise<Scratch> {
+  const name = `veridesk_chain_${process.pid}_${Date.now()}`;
+  const admin = async (text: string, url = baseUrl) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const opened = await openDatabase({ ...scratchPostgresSettings(baseUrl, name), pgliteDataDir: "unused", label: "chain test" });
+  return {
+    opened,
+    tamperer: { asOwner: (statements) => admin(statements.join(";\n"), withDatabase(baseUrl, name)) },
+    destroy: async () => {
+      await opened.close();
+      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
+const tamper = (statement: string) => [
+  "ALTER TABLE audit_events DISABLE TRIGGER audit_events_append_only",
+  statement,
+  "ALTER TABLE audit_events ENABLE TRIGGER audit_events_append_only",
+];
+
+async function refusal(action: Promise<unknown>): Promise<string> {
+  const error: unknown = await action.then(
+    () => expect.fail("expected the database to refuse"),
+    (rejection: unknown) => rejection,
+  );
+  const messages: string[] = [];
+  for (let current = error; current instanceof Error; current = current.cause) messages.push(current.message);
+  return messages.join("\n");
+}
+
+function defineChainTests(label: string, createScratch: () => Promise<Scratch>) {
+  describe(`audit hash chain on ${label}`, () => {
+    let scratch: Scratch;
+    beforeAll(async () => {
+      scratch = await createScratch();
+    });
+    afterAll(async () => {
+      await scratch?.destroy();
+    });
+
+    it("chains 50 parallel transactions one after another, whatever an INSERT claims", async () => {
+      const { db } = scratch.opened;
+      await Promise.all(
+        Array.from({ length: 50 }, (_, index) =>
+          db.transaction(async (tx) => {
+            await recordAuditEvent({ action: "test.parallel", actor: null, actorLabel: `writer ${index}`, details: { index, text: "é ü ✓ \"quoted\";" } }, tx);
+            await recordAuditEvent({ action: "test.parallel_second", actor: null, actorLabel: `writer ${index}`, details: { index } }, tx);
+          }),
+        ),
+      );
+      // A writer that tries to set the chain itself is overruled by the trigger.
+      await db.insert(auditEvents).values({ action: "test.forged", chainSeq: 1, prevHash: GENESIS_HASH, hash: "f".repeat(64) });
+
+      const rows = await db.select({ seq: auditEvents.chainSeq, prev: auditEvents.prevHash, hash: auditEvents.hash }).from(auditEvents).orderBy(asc(auditEvents.chainSeq));
+      expect(rows.map((row) => row.seq)).toEqual(Array.from({ length: rows.length }, (_, index) => index + 1));
+      expect(new Set(rows.map((row) => row.prev)).size).toBe(rows.length);
+      const report = await verifyAuditChain(db);
+      expect(report.firstBreak).toBeNull();
+      expect(report.eventCount).toBe(rows.length);
+      expect(report.eventCount).toBeGreaterThanOrEqual(101);
+      expect(report.headHash).toBe(rows.at(-1)!.hash);
+      expect(report.headHash).not.toBe("f".repeat(64));
+    });
+
+    it("records an event quoting hostile input (\\0 included) and keeps the chain whole", async () => {
+      const { db } = scratch.opened;
+      await recordAuditEvent({ action: "test.hostile", actor: null, actorLabel: "a\u0000b", details: { typed: "x\u0000y", ["k\u0000"]: ["\u0000"] } }, db);
+      const [event] = await db.select().from(auditEvents).where(eq(auditEvents.action, "test.hostile"));
+      expect(event).toMatchObject({ actorLabel: "a\uFFFDb", details: { typed: "x\uFFFDy", ["k\uFFFD"]: ["\uFFFD"] } });
+      expect((await verifyAuditChain(db)).firstBreak).toBeNull();
+    });
+
+    it("finds an edited event, and a deleted one", async () => {
+      const { db } = scratch.opened;
+      const [victim] = await db.select().from(auditEvents).where(eq(auditEvents.chainSeq, 10));
+      await scratch.tamperer.asOwner(tamper(`UPDATE audit_events SET details = '{"index": 999}' WHERE id = ${victim!.id}`));
+      const edited = await verifyAuditChain(db);
+      expect(edited.firstBreak).toMatchObject({ id: String(victim!.id), chainSeq: "10", reason: "hash_mismatch" });
+
+      // The tamperer puts it back, then removes an event further on instead.
+      await scratch.tamperer.asOwner(tamper(`UPDATE audit_events SET details = '${JSON.stringify(victim!.details)}' WHERE id = ${victim!.id}`));
+      expect((await verifyAuditChain(db)).firstBreak).toBeNull();
+      const [removed] = await db.select().from(auditEvents).where(eq(auditEvents.chainSeq, 20));
+      await scratch.tamperer.asOwner(tamper(`DELETE FROM audit_events WHERE id = ${removed!.id}`));
+      const deleted = await verifyAuditChain(db);
+      expect(deleted.firstBreak).toMatchObject({ chainSeq: "21", reason: "sequence_gap" });
+
+      // Renumbering to hide the gap still breaks the chain: event 21 pointed at the removed one.
+      await scratch.tamperer.asOwner(tamper(`UPDATE audit_events SET chain_seq = 20 WHERE chain_seq = 21`));
+      expect((await verifyAuditChain(db)).firstBreak).toMatchObject({ chainSeq: "20", reason: "prev_hash_mismatch" });
+    });
+  });
+}
+
+defineChainTests("PGlite", scratchPglite);
+
+const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+if (testDatabaseUrl) {
+  defineChainTests("PostgreSQL", () => scratchPostgres(testDatabaseUrl));
+
+  describe.runIf(process.env.TEST_APP_DATABASE_URL)("the app's PostgreSQL role (owner/app split)", () => {
+    let scratch: Scratch;
+    beforeAll(async () => {
+      scratch = await scratchPostgres(testDatabaseUrl);
+      await recordAuditEvent({ action: "test.kept", actor: null, details: {} }, scratch.opened.db);
+    });
+    afterAll(async () => {
+      await scratch?.destroy();
+    });
+
+    it("serves as a role other than the owner, which may INSERT and SELECT audit events", async () => {
+      const { db } = scratch.opened;
+      const result = (await db.execute(sql`SELECT current_user AS me, (SELECT tableowner FROM pg_tables WHERE tablename = 'audit_events') AS owner`)) as unknown as { rows: { me: string; owner: string }[] };
+      expect(result.rows[0]!.me).not.toBe(result.rows[0]!.owner);
+      await recordAuditEvent({ action: "test.app_insert", actor: null, details: {} }, db);
+      expect((await verifyAuditChain(db)).eventCount).toBe(2);
+    });
+
+    it.each([
+      ["UPDATE", "UPDATE audit_events SET action = 'rewritten'", /permission denied for table audit_events/],
+      ["DELETE", "DELETE FROM audit_events", /permission denied for table audit_events/],
+      ["TRUNCATE", "TRUNCATE audit_events", /permission denied for table audit_events/],
+      ["DISABLE TRIGGER", "ALTER TABLE audit_events DISABLE TRIGGER audit_events_append_only", /must be owner of table audit_events/],
+      ["DISABLE the chain", "ALTER TABLE audit_events DISABLE TRIGGER audit_events_chain", /must be owner of table audit_events/],
+      ["ALTER TABLE", "ALTER TABLE audit_events DROP COLUMN hash", /must be owner of table audit_events/],
+      ["DROP TRIGGER", "DROP TRIGGER audit_events_append_only ON audit_events", /must be owner of (table|relation) audit_events/],
+      [
+        "replace the chain function",
+        "CREATE OR REPLACE FUNCTION public.audit_events_chain() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$",
+        /must be owner of function audit_events_chain|permission denied for schema public/,
+      ],
+      ["set session_replication_role", "SET session_replication_role = replica", /permission denied to set parameter/],
+    ])("refuses the app role: %s", async (_, statement, message) => {
+      expect(await refusal(scratch.opened.db.execute(sql.raw(statement)))).toMatch(message);
+      expect((await verifyAuditChain(scratch.opened.db)).firstBreak).toBeNull();
+    });
+  });
+}
+
+function withoutPostgres(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _app, MIGRATION_DATABASE_URL: _owner, ...rest } = environment;
+  return rest;
+}
+
+describe("npm run audit:verify", () => {
+  const runVerify = (pgliteDataDir: string) =>
+    spawnSync(process.execPath, [path.join("node_modules", "tsx", "dist", "cli.mjs"), "--conditions=react-server", "scripts/audit-verify.ts"], {
+      env: { ...withoutPostgres(process.env), PGLITE_DATA_DIR: pgliteDataDir, APP_ENV: "test" },
+      encoding: "utf8",
+    });
+
+  it("prints the head hash of an intact trail, and exits 1 naming the first broken event", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-verify-"));
+    const dataDir = path.join(dir, "pglite");
+    try {
+      let opened = await openDatabase({ pgliteDataDir: dataDir, label: "verify test" });
+      for (const action of ["test.one", "test.two", "test.three"]) await recordAuditEvent({ action, actor: null }, opened.db);
+      const [head] = await opened.db.select({ hash: auditEvents.hash }).from(auditEvents).where(eq(auditEvents.action, "test.three"));
+      const [second] = await opened.db.select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.action, "test.two"));
+      await opened.close();
+
+      const intact = runVerify(dataDir);
+      expect(intact.status, intact.stderr).toBe(0);
+      expect(intact.stdout).toContain(`Chain intact. Head: chain_seq 3, hash ${head!.hash}`);
+
+      opened = await openDatabase({ pgliteDataDir: dataDir, label: "verify test" });
+      for (const statement of tamper(`UPDATE audit_events SET actor_label = 'someone else' WHERE id = ${second!.id}`)) {
+        await opened.db.execute(sql.raw(statement));
+      }
+      await opened.close();
+
+      const broken = runVerify(dataDir);
+      expect(broken.status).toBe(1);
+      expect(broken.stderr).toContain(`BROKEN at event ${second!.id} (chain_seq 2)`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the migration that starts the chain", () => {
+  it("chains the events recorded before it, in id order", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-chain-migration-"));
+    try {
+      // The migrations folder as it was before the chain: the journal cut before `audit-hash-chain`.
+      const before = path.join(dir, "drizzle-before");
+      fs.cpSync(path.join(process.cwd(), "drizzle"), before, { recursive: true });
+      const journalPath = path.join(before, "meta", "_journal.json");
+      const journal = JSON.parse(fs.readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+      const cut = journal.entries.findIndex((entry) => entry.tag.endsWith("_audit-hash-chain"));
+      expect(cut).toBeGreaterThan(0);
+      fs.writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, cut) }));
+
+      const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
+        import("@electric-sql/pglite"),
+        import("drizzle-orm/pglite"),
+        import("drizzle-orm/pglite/migrator"),
+      ]);
+      const client = await PGlite.create(path.join(dir, "pglite"));
+      try {
+        const db = drizzle({ client });
+        await migrate(db, { migrationsFolder: before });
+        for (const action of ["old.one", "old.two", "old.three"]) {
+          await client.query(`INSERT INTO audit_events (action, actor_label, details) VALUES ($1, 'before the chain', '{"n": 1}')`, [action]);
+        }
+        await migrate(db, { migrationsFolder: path.join(process.cwd(), "drizzle") });
+        await client.query(`INSERT INTO audit_events (action) VALUES ('new.one')`);
+        const rows = (await client.query<{ action: string; chain_seq: string }>("SELECT action, chain_seq::text FROM audit_events ORDER BY chain_seq")).rows;
+        expect(rows).toEqual([
+          { action: "old.one", chain_seq: "1" },
+          { action: "old.two", chain_seq: "2" },
+          { action: "old.three", chain_seq: "3" },
+          { action: "new.one", chain_seq: "4" },
+        ]);
+        const report = await verifyAuditChain(db as unknown as OpenedDatabase["db"]);
+        expect(report).toMatchObject({ eventCount: 4, firstBreak: null, headSeq: "4" });
+      } finally {
+        await client.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
