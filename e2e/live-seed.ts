@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import { closeDb, getDb } from "@/lib/db/client";
 import { authUsers, staffProfiles, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { env } from "@/lib/env";
-import { computeIdNumberIndex, computeRequestFingerprint, encryptField, lastFourOf } from "@/lib/pii";
+import { computeIdNumberIndex, computeRequestFingerprint, encryptContactFields, encryptField, getPiiKeys, lastFourOf } from "@/lib/pii";
 import { liveFixtures } from "./live-fixtures";
 
 if (env().APP_ENV !== "test") {
@@ -45,9 +45,8 @@ try {
       issuedByUserId: expiredOwner.userId,
       branchId: expiredOwner.branchId,
       createdAt: new Date(issuedAt.getTime() - 1_000),
-      referenceId: expired.referenceId,
+      ...encryptContactFields(expired.id, { reference: expired.referenceId, phoneNumber: expired.phoneNumber, smsSentTo: expired.phoneNumber }, getPiiKeys()),
       purpose: expired.purpose,
-      phoneNumber: expired.phoneNumber,
       options: { sendSms: true, skipInstructions: false, captureLocation: false, captureHomeAddress: false, livenessOnly: false },
       idNumberEncrypted: encrypt(expired.id, "id_number", expired.ghanaCardNumber),
       idNumberIndex: computeIdNumberIndex(expired.ghanaCardNumber),
@@ -57,7 +56,6 @@ try {
       token: `${expired.tokenPrefix}${Math.random().toString(36).slice(2, 7).toUpperCase()}`,
       issuedAt,
       expiresAt: new Date(issuedAt.getTime() + 15 * 60_000),
-      smsSentTo: expired.phoneNumber,
     })
     .onConflictDoNothing()
     .returning({ id: tokenRequests.id });
@@ -82,7 +80,7 @@ try {
       issuedByUserId: unknownOwner.userId,
       branchId: unknownOwner.branchId,
       createdAt: attemptedAt,
-      referenceId: unknown.referenceId,
+      ...encryptContactFields(unknown.id, { reference: unknown.referenceId }, getPiiKeys()),
       purpose: "KYC refresh",
       idNumberEncrypted: encrypt(unknown.id, "id_number", unknown.ghanaCardNumber),
       idNumberIndex: computeIdNumberIndex(unknown.ghanaCardNumber),

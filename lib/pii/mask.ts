@@ -38,3 +38,15 @@ export function maskEmail(email: string): string {
   if (at <= 0) return hidden.repeat(3);
   return `${email[0]}${hidden.repeat(3)}${email.slice(at)}`;
 }
+
+/**
+ * The reference as lists show it: free text the teller typed, usually the customer's phone. Every
+ * run of seven or more digits (spaces, dashes and a leading + inside it included) is masked like a
+ * phone number, so no full phone number is ever displayed however it was typed; other text stays.
+ */
+export function maskReference(reference: string): string {
+  return reference.replace(/\+?\d[\d\s()-]{5,}\d/g, (run) => {
+    const digits = run.replace(/\D/g, "");
+    return digits.length >= 7 ? maskPhoneNumber(digits) : run;
+  });
+}

@@ -31,8 +31,13 @@ export type ExportTokenRow = {
   token: string | null;
   kind: keyof typeof reviewKindLabels;
   idType: keyof typeof reviewIdTypeLabels;
-  idNumberLast4: string;
-  reference: string;
+  /** Null once erased (issue 14): the erasure columns below say when and under what. */
+  idNumberLast4: string | null;
+  reference: string | null;
+  identityErasedAtMs: number | null;
+  identityErasedUnder: string | null;
+  contactErasedAtMs: number | null;
+  contactErasedUnder: string | null;
   state: ReviewState;
   branchName: string;
   tellerName: string;
@@ -59,7 +64,11 @@ const exportColumns = {
   kind: tokenRequests.kind,
   idType: tokenRequests.idType,
   idNumberLast4: tokenRequests.idNumberLast4,
-  reference: tokenRequests.referenceId,
+  reference: tokenRequests.referenceMasked,
+  identityErasedAtMs: epochMs<number | null>(tokenRequests.identityErasedAt),
+  identityErasedUnder: tokenRequests.identityErasedUnder,
+  contactErasedAtMs: epochMs<number | null>(tokenRequests.contactErasedAt),
+  contactErasedUnder: tokenRequests.contactErasedUnder,
   state: reviewStateSql,
   branchName: branches.name,
   tellerName: authUsers.name,
@@ -80,7 +89,7 @@ export function readExportPages(
   scope: BranchScope,
   filters: ReviewFilters,
   options: { pageSize?: number; withCiphertext: true },
-): AsyncGenerator<(ExportTokenRow & { idNumberEncrypted: string })[]>;
+): AsyncGenerator<(ExportTokenRow & { idNumberEncrypted: string | null })[]>;
 export async function* readExportPages(
   db: Database,
   scope: BranchScope,

@@ -32,7 +32,7 @@ export async function seedIssuedTokens(
       idType: "GHANA_CARD",
       issuedByUserId: userId,
       branchId: branch!.id,
-      referenceId: `REF${index}`,
+      referenceMasked: `REF${index}`,
       idNumberEncrypted: "not-read-by-the-watcher",
       idNumberIndex: `index-${id}`,
       idNumberLast4: "7890",
