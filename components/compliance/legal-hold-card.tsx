@@ -63,6 +63,7 @@ export function LegalHoldCard({
           {hold.byName ? `, placed by ${hold.byName}` : ""}: {hold.reason}. Nothing of this token is erased until the hold is released.
         </Alert>
       ) : null}
+      {!hold && erased.identity && erased.contact ? null : (
       <form onSubmit={submit} noValidate className="flex flex-col gap-3">
         <fieldset disabled={isBusy} className="m-0 flex min-w-0 flex-col gap-3 border-0 p-0">
           <Field controlId="legal-hold-reason" label={hold ? "Reason for releasing the hold" : "Reason for a legal hold"} hint="E.g. the court order or inquiry reference." error={error}>
@@ -75,6 +76,7 @@ export function LegalHoldCard({
           </div>
         </fieldset>
       </form>
+      )}
     </Card>
   );
 }

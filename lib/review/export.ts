@@ -47,7 +47,7 @@ export async function exportFullIdTokens(db: Database, keys: PiiKeys, context: E
     requestId: context.requestId,
   }, db);
   async function* withFullNumbers(): AsyncGenerator<FullIdExportRow[]> {
-    for await (const page of readExportPages(db, context.scope, filters, { withCiphertext: true })) {
+    for await (const page of readExportPages(db, context.scope, filters, { withCiphertext: true, keys })) {
       yield page.map(({ idNumberEncrypted, ...row }) => ({
         ...row,
         fullIdNumber:

@@ -5,6 +5,7 @@ import type { Database } from "@/lib/db/client";
 import { authUsers, branches } from "@/lib/db/schema";
 import { displayContact, displayIdNumber } from "@/lib/compliance/erasure-note";
 import { computeReferenceIndex } from "@/lib/pii/blind-index";
+import type { PiiKeys } from "@/lib/pii/keys";
 import { maskIdNumber } from "@/lib/pii/mask";
 import { normaliseReference } from "@/lib/validation/text-fields";
 import { reviewIdTypeLabels, type ReviewFilters, type ReviewListQuery, type ReviewSortKey, type ReviewState } from "./filters";
@@ -54,7 +55,7 @@ export type ReviewTokenPage = {
 export const countLimit = 10_000;
 
 /** The WHERE of a filtered, scoped token query. The branch filter is narrowed to the scope. */
-export function reviewConditions(scope: BranchScope, filters: ReviewFilters): SQL | undefined {
+export function reviewConditions(scope: BranchScope, filters: ReviewFilters, keys?: PiiKeys): SQL | undefined {
   const branchId = scopedBranchFilter(scope, filters.branch);
   const range = filters.from || filters.to ? bankDayRange(filters.from ?? "2000-01-01", filters.to ?? "2999-12-31") : null;
   return and(
@@ -68,7 +69,7 @@ export function reviewConditions(scope: BranchScope, filters: ReviewFilters): SQ
     range && filters.from ? gte(tokenRequests.createdAt, range.start) : undefined,
     range && filters.to ? lt(tokenRequests.createdAt, range.end) : undefined,
     // Exact match through the blind index: the reference is stored encrypted (ADR 0023).
-    filters.reference ? eq(tokenRequests.referenceIndex, referenceIndexOf(filters.reference)) : undefined,
+    filters.reference ? eq(tokenRequests.referenceIndex, referenceIndexOf(filters.reference, keys)) : undefined,
     filters.token ? eq(tokenRequests.token, filters.token.toUpperCase()) : undefined,
   );
 }
@@ -80,9 +81,9 @@ export function reviewConditions(scope: BranchScope, filters: ReviewFilters): SQ
 const referenceC = sql<string>`(${tokenRequests.referenceMasked} collate "C")`;
 
 /** The filter's reference normalised as the form normalises it (a phone in its 10-digit form), then indexed. */
-function referenceIndexOf(typed: string): string {
+function referenceIndexOf(typed: string, keys?: PiiKeys): string {
   const normalised = normaliseReference(typed);
-  return computeReferenceIndex(normalised.ok ? normalised.value : typed);
+  return computeReferenceIndex(normalised.ok ? normalised.value : typed, keys);
 }
 
 const rowColumns = {
@@ -193,8 +194,9 @@ function baseSelect(db: Database) {
     .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId));
 }
 
-export async function listReviewTokens(db: Database, scope: BranchScope, query: ReviewListQuery): Promise<ReviewTokenPage> {
-  const where = reviewConditions(scope, query);
+/** `keys` only for tests with keys of their own; the app's are the default. */
+export async function listReviewTokens(db: Database, scope: BranchScope, query: ReviewListQuery, keys?: PiiKeys): Promise<ReviewTokenPage> {
+  const where = reviewConditions(scope, query, keys);
   const [rows, counted] = await Promise.all([
     baseSelect(db)
       .where(where)
