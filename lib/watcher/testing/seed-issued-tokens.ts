@@ -33,6 +33,7 @@ export async function seedIssuedTokens(
       issuedByUserId: userId,
       branchId: branch!.id,
       referenceMasked: `REF${index}`,
+      referenceEncrypted: "not-read-by-the-watcher",
       idNumberEncrypted: "not-read-by-the-watcher",
       idNumberIndex: `index-${id}`,
       idNumberLast4: "7890",
