@@ -12,6 +12,7 @@ async function fillFingerprintForm(page: Page, customer: TestCustomer, reference
   await page.getByLabel("Ghana Card number").fill(customer.ghanaCardNumber);
   await page.getByLabel("Reference").fill(reference);
   await choosePurpose(page, "KYC refresh");
+  await attestConsent(page);
 }
 
 async function expectOneRow(page: Page, reference: string): Promise<void> {

@@ -35,7 +35,14 @@ export async function setOption(page: Page, label: string, isOn: boolean): Promi
 
 /** Ticks the customer's consent confirmation (issue 14): every token needs it. */
 export async function attestConsent(page: Page): Promise<void> {
-  await page.getByLabel("I read this to the customer and they agreed to the check.").check();
+  const box = page.getByLabel("I read this to the customer and they agreed to the check.");
+  // By keyboard: focusing it blurs the field before, whose validation may move the page; a
+  // mouse click would then land where the box was a moment ago.
+  if (!(await box.isChecked())) {
+    await box.focus();
+    await page.keyboard.press("Space");
+  }
+  await expect(box).toBeChecked();
 }
 
 /** Attests consent, then presses the form's submit button. */
