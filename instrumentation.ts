@@ -3,7 +3,8 @@
  * variable stop the app at start, with every problem named, instead of on the first request.
  * Then the token watcher starts (lib/watcher, ADR 0007): Node runtime only, never while
  * `next build` loads this file, and in the background so the server answers at once. On the
- * embedded database the app also vacuums it now and then (lib/db/upkeep.ts).
+ * embedded database the app also vacuums it now and then (lib/db/upkeep.ts). And the retention
+ * job runs on its schedule (lib/compliance/retention-schedule.ts).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -23,4 +24,7 @@ export async function register(): Promise<void> {
   void startTokenWatcher();
   const { startDatabaseUpkeep } = await import("./lib/db/upkeep");
   void startDatabaseUpkeep();
+  // The retention job (issue 14, ADR 0022): erases personal data whose time is up, on a schedule.
+  const { startRetentionSchedule } = await import("./lib/compliance/retention-schedule");
+  startRetentionSchedule();
 }

@@ -66,6 +66,8 @@ export const pages: PageEntry[] = [
   { file: "app/(staff)/admin/branches/page.tsx", url: "/admin/branches", audience: holders("staff.manage") },
   { file: "app/(staff)/admin/audit/page.tsx", url: "/admin/audit", audience: holders("audit.read") },
   { file: "app/(staff)/admin/purposes/page.tsx", url: "/admin/purposes", audience: holders("compliance.manage") },
+  { file: "app/(staff)/admin/compliance/page.tsx", url: "/admin/compliance", audience: holders("compliance.manage") },
+  { file: "app/(staff)/review/customer-records/page.tsx", url: "/review/customer-records", audience: holders("customers.records") },
   { file: "app/(staff)/tokens/page.tsx", url: "/tokens", audience: holders("tokens.view") },
   {
     file: "app/(staff)/tokens/[id]/page.tsx",
@@ -139,6 +141,11 @@ export const actions: ActionEntry[] = [
   { file: "app/(staff)/review/actions.ts", name: "searchByIdNumberAction", audience: holders("tokens.export"), isSafeToProbe: true },
   { file: "app/(staff)/review/reconciliation/actions.ts", name: "recordReconciliationPrintedAction", audience: holders("tokens.export"), isSafeToProbe: true },
   { file: "app/(staff)/review/tokens/[id]/actions.ts", name: "revealIdNumberAction", audience: holders("ids.reveal"), isSafeToProbe: true },
+  { file: "app/(staff)/review/tokens/[id]/actions.ts", name: "placeLegalHoldAction", audience: holders("customers.records"), isSafeToProbe: true },
+  { file: "app/(staff)/review/tokens/[id]/actions.ts", name: "releaseLegalHoldAction", audience: holders("customers.records"), isSafeToProbe: true },
+  { file: "app/(staff)/admin/compliance/actions.ts", name: "publishConsentWordingAction", audience: holders("compliance.manage"), isSafeToProbe: true },
+  { file: "app/(staff)/review/customer-records/actions.ts", name: "produceCustomerRecordAction", audience: holders("customers.records"), isSafeToProbe: true },
+  { file: "app/(staff)/review/customer-records/actions.ts", name: "eraseOnRequestAction", audience: holders("customers.records"), isSafeToProbe: true },
 ];
 
 /** The roles outside an audience (all of them for "public": none is refused). */

@@ -2,7 +2,7 @@ import { newCustomer } from "./support/customers";
 import { callsSince, markCalls } from "./support/sandbox";
 import { callAction, captureNextAction, readActionResult } from "./support/server-actions";
 import { expect, test } from "./support/session";
-import { chooseIdType, choosePurpose, fillContact, openRemoteForm } from "./support/token-forms";
+import { attestAndSubmit, chooseIdType, choosePurpose, fillContact, openRemoteForm } from "./support/token-forms";
 
 /** The bank's purpose policy (issue 14): offered in the forms, enforced on the server. */
 
@@ -31,7 +31,7 @@ test.describe("a teller", () => {
     // The form's own request, stopped before the server, then sent again with a passport.
     await page.getByLabel("Ghana Card number").fill(customer.ghanaCardNumber);
     await fillContact(page, customer);
-    const captured = await captureNextAction(page, () => page.getByRole("button", { name: "Issue remote token" }).click(), { block: true });
+    const captured = await captureNextAction(page, () => attestAndSubmit(page, "Issue remote token"), { block: true });
     const [validBody] = captured.args as [Record<string, unknown>];
     const forged = { ...validBody, idType: "PASSPORT", passportNumber: customer.passportNumber, ghanaCardNumber: undefined };
     const mark = await markCalls();

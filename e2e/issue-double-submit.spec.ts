@@ -3,7 +3,7 @@ import { newCustomer, type TestCustomer } from "./support/customers";
 import { callsSince, markCalls, upstreamPaths } from "./support/sandbox";
 import { callAction, captureNextAction, readActionResult } from "./support/server-actions";
 import { expect, test } from "./support/session";
-import { choosePurpose } from "./support/token-forms";
+import { attestAndSubmit, attestConsent, choosePurpose } from "./support/token-forms";
 
 /** Nothing doubled: every way of sending one form twice yields one upstream POST and one token row. */
 
@@ -12,6 +12,7 @@ async function fillFingerprintForm(page: Page, customer: TestCustomer, reference
   await page.getByLabel("Ghana Card number").fill(customer.ghanaCardNumber);
   await page.getByLabel("Reference").fill(reference);
   await choosePurpose(page, "KYC refresh");
+  await attestConsent(page);
 }
 
 async function expectOneRow(page: Page, reference: string): Promise<void> {
@@ -23,6 +24,7 @@ test("a double click", async ({ page }) => {
   const reference = `DBLCLICK-${Date.now()}`;
   await fillFingerprintForm(page, newCustomer(), reference);
   const mark = await markCalls();
+  await attestConsent(page);
   await page.getByRole("button", { name: "Issue fingerprint token" }).dblclick();
   await page.waitForURL(/\/tokens\/[0-9a-f-]{36}$/);
   expect(await callsSince(mark, upstreamPaths.fingerprint)).toHaveLength(1);
@@ -57,13 +59,13 @@ test("a retry after the answer was lost is answered from the first attempt", asy
     }
     return route.continue();
   });
-  await page.getByRole("button", { name: "Issue fingerprint token" }).click();
+  await attestAndSubmit(page, "Issue fingerprint token");
   await expect(page.getByTestId("issue-alert")).toHaveAttribute("data-code", "UPSTREAM_CONNECTION_LOST");
   await expect(page.getByLabel("Reference")).toHaveValue(reference);
   const firstCalls = await callsSince(mark, upstreamPaths.fingerprint);
   expect(firstCalls).toHaveLength(1);
 
-  await page.getByRole("button", { name: "Issue fingerprint token" }).click();
+  await attestAndSubmit(page, "Issue fingerprint token");
   await page.waitForURL(/\/tokens\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("token-value")).toHaveText(firstCalls[0]!.token!);
   expect(await callsSince(mark, upstreamPaths.fingerprint)).toHaveLength(1);
@@ -75,7 +77,7 @@ test("two tabs sending the same key at once, and the same key with other fields"
   const reference = `TWOTABS-${Date.now()}`;
   await fillFingerprintForm(page, newCustomer(), reference);
   // The form's real request (action id, headers, typed arguments with its idempotency key).
-  const captured = await captureNextAction(page, () => page.getByRole("button", { name: "Issue fingerprint token" }).click(), { block: true });
+  const captured = await captureNextAction(page, () => attestAndSubmit(page, "Issue fingerprint token"), { block: true });
   const mark = await markCalls();
 
   const answers = await Promise.all([1, 2, 3].map(() => callAction(page.request, captured, captured.args)));

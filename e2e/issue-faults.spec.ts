@@ -4,7 +4,7 @@ import { newCustomer, secretFormsOf, type TestCustomer } from "./support/custome
 import { expectNowhere, readServerLog, watchUrls } from "./support/privacy";
 import { callsSince, clearFaults, injectFault, markCalls, upstreamPaths, type FaultMode } from "./support/sandbox";
 import { expect, test } from "./support/session";
-import { fillContact, openRemoteForm } from "./support/token-forms";
+import { attestAndSubmit, fillContact, openRemoteForm } from "./support/token-forms";
 
 /**
  * Every fault of the service leaves the form as the teller filled it and says what happened, by
@@ -60,7 +60,7 @@ for (const { mode, code } of definiteFaults) {
     const mark = await markCalls();
     await injectFault(mode, upstreamPaths.remote);
 
-    await page.getByRole("button", { name: "Issue remote token" }).click();
+    await attestAndSubmit(page, "Issue remote token");
     const alert = page.getByTestId("issue-alert");
     await expect(alert).toHaveAttribute("data-code", code);
     await expect(alert).toContainText(errorCatalog[code].userMessage);
@@ -75,7 +75,7 @@ for (const { mode, code } of definiteFaults) {
       .toBe(true);
 
     // The service certainly issued nothing: sending again is a new attempt, and it succeeds.
-    await page.getByRole("button", { name: "Issue remote token" }).click();
+    await attestAndSubmit(page, "Issue remote token");
     await page.waitForURL(/\/tokens\/[0-9a-f-]{36}$/);
     expect(await callsSince(mark, upstreamPaths.remote)).toHaveLength(2);
     expectNowhere(secretFormsOf(customer), { urls });
@@ -89,14 +89,14 @@ test("an unreadable 200 keeps the form and says the token may exist", async ({ p
   const mark = await markCalls();
   await injectFault("malformed-json", upstreamPaths.remote);
 
-  await page.getByRole("button", { name: "Issue remote token" }).click();
+  await attestAndSubmit(page, "Issue remote token");
   const alert = page.getByTestId("issue-alert");
   await expect(alert).toHaveAttribute("data-code", "UPSTREAM_MALFORMED");
   await expect(alert).toContainText(errorCatalog.UPSTREAM_MALFORMED.userMessage);
   await expectFormStillFilled(page, customer, reference);
 
   // Sending the same form again is answered from the first attempt: no second call.
-  await page.getByRole("button", { name: "Issue remote token" }).click();
+  await attestAndSubmit(page, "Issue remote token");
   await expect(alert).toHaveAttribute("data-code", "UPSTREAM_MALFORMED");
   expect(await callsSince(mark, upstreamPaths.remote)).toHaveLength(1);
 });
@@ -111,7 +111,7 @@ test("a timeout leaves an outcome-unknown row; a new attempt needs two deliberat
   await injectFault("hang", upstreamPaths.remote);
 
   const startedAt = Date.now();
-  await page.getByRole("button", { name: "Issue remote token" }).click();
+  await attestAndSubmit(page, "Issue remote token");
   await expect(page.getByRole("button", { name: "Issuing token…" })).toBeDisabled();
   const alert = page.getByTestId("issue-alert");
   await expect(alert).toHaveAttribute("data-code", "UPSTREAM_TIMEOUT", { timeout: 30_000 });
@@ -132,13 +132,13 @@ test("a timeout leaves an outcome-unknown row; a new attempt needs two deliberat
   await list.close();
 
   // Sending the same form again does not call the service a second time.
-  await page.getByRole("button", { name: "Issue remote token" }).click();
+  await attestAndSubmit(page, "Issue remote token");
   await expect(alert).toHaveAttribute("data-code", "UPSTREAM_TIMEOUT");
   expect(await callsSince(mark, upstreamPaths.remote)).toHaveLength(1);
 
   // A new attempt is deliberate: start it, then confirm past the warning about the unknown one.
   await page.getByRole("button", { name: "Start a new attempt" }).click();
-  await page.getByRole("button", { name: "Issue remote token" }).click();
+  await attestAndSubmit(page, "Issue remote token");
   const warning = page.getByTestId("active-token-warning");
   await expect(warning).toContainText("Outcome unknown");
   await page.screenshot({ path: "/tmp/tokens-active-warning.png", fullPage: true });

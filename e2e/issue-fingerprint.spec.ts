@@ -2,7 +2,7 @@ import { newCustomer, secretFormsOf } from "./support/customers";
 import { expectNowhere, watchUrls } from "./support/privacy";
 import { callsSince, markCalls, messagesFor, upstreamPaths } from "./support/sandbox";
 import { expect, test } from "./support/session";
-import { choosePurpose, shownToken, submitAndOpenToken } from "./support/token-forms";
+import { attestAndSubmit, choosePurpose, shownToken, submitAndOpenToken } from "./support/token-forms";
 
 test("a teller issues a fingerprint token: one JSON call with exactly the spec's fields, then the token page", async ({ page }) => {
   const customer = newCustomer();
@@ -70,7 +70,7 @@ test("the same customer's active token is shown, with a link, before another is 
   await page.getByLabel("Ghana Card number").fill(customer.ghanaCardNumber.replace(/-/g, "").toLowerCase());
   await page.getByLabel("Customer's mobile number").fill(customer.phoneTyped);
   await choosePurpose(page, "Account opening");
-  await page.getByRole("button", { name: "Issue remote token" }).click();
+  await attestAndSubmit(page, "Issue remote token");
   const warning = page.getByTestId("active-token-warning");
   await expect(warning).toContainText("Fingerprint · Ghana Card · Issued");
   // Only the first token was issued (the watcher's status calls about it are not issuing calls).
@@ -90,7 +90,7 @@ test("the token screens pass an accessibility scan", async ({ page }) => {
   await page.goto("/tokens/new/fingerprint");
   await scan("fingerprint form");
   await page.goto("/tokens/new/remote");
-  await page.getByRole("button", { name: "Issue remote token" }).click();
+  await attestAndSubmit(page, "Issue remote token");
   await expect(page.locator("#phoneNumber-error")).not.toBeEmpty();
   await scan("remote form with errors");
   await page.getByRole("radio", { name: "Driver licence" }).check();

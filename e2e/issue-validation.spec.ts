@@ -2,7 +2,7 @@ import type { Page, Request } from "@playwright/test";
 import { newCustomer } from "./support/customers";
 import { callAction, captureNextAction, readActionResult, type CapturedAction } from "./support/server-actions";
 import { expect, test } from "./support/session";
-import { chooseIdType, choosePurpose, fillContact, openRemoteForm } from "./support/token-forms";
+import { attestAndSubmit, chooseIdType, choosePurpose, fillContact, openRemoteForm } from "./support/token-forms";
 
 /**
  * Bad input of every field gets a clear message in the browser, and the same input sent straight
@@ -80,7 +80,7 @@ test("every bad field gets the same message in the browser and from the server",
 
   // One real submit, stopped before it reaches the server, gives the action's id and a valid body.
   await fillValidRemote(page);
-  const captured: CapturedAction = await captureNextAction(page, () => page.getByRole("button", { name: "Issue remote token" }).click(), { block: true });
+  const captured: CapturedAction = await captureNextAction(page, () => attestAndSubmit(page, "Issue remote token"), { block: true });
   const [validBody] = captured.args as [Record<string, unknown>];
   const postsBefore = actionPosts.count();
 
@@ -90,7 +90,7 @@ test("every bad field gets the same message in the browser and from the server",
     const control = badCase.field === "purpose" ? page.getByRole("combobox", { name: "Purpose" }) : page.getByLabel(badCase.label);
     if (badCase.field === "purpose") await control.selectOption(badCase.value);
     else await control.fill(badCase.value);
-    await page.getByRole("button", { name: "Issue remote token" }).click();
+    await attestAndSubmit(page, "Issue remote token");
     const shown = await readFieldError(page, badCase.field);
     expect(shown, `${badCase.field} = ${JSON.stringify(badCase.value)}`).toMatch(badCase.says);
     await expect(control).toHaveAttribute("aria-invalid", "true");
@@ -114,12 +114,12 @@ test("a link that goes nowhere is refused on both sides", async ({ page }) => {
   await fillValidRemote(page);
   await page.getByLabel("E-mail").fill("");
   await page.getByLabel("Send the link by SMS").uncheck();
-  await page.getByRole("button", { name: "Issue remote token" }).click();
+  await attestAndSubmit(page, "Issue remote token");
   const shown = await readFieldError(page, "sendSms");
   expect(shown).toMatch(/by SMS, by e-mail, or both/);
 
   await page.getByLabel("Send the link by SMS").check();
-  const captured = await captureNextAction(page, () => page.getByRole("button", { name: "Issue remote token" }).click(), { block: true });
+  const captured = await captureNextAction(page, () => attestAndSubmit(page, "Issue remote token"), { block: true });
   const [validBody] = captured.args as [Record<string, unknown>];
   const result = readActionResult((await callAction(page.request, captured, [{ ...validBody, sendSms: false, email: "" }])).text);
   expect(result.fieldErrors).toEqual({ sendSms: [shown] });
@@ -127,7 +127,7 @@ test("a link that goes nowhere is refused on both sides", async ({ page }) => {
 
 test("an empty form shows every field's message at once, and so does the server", async ({ page }) => {
   await openRemoteForm(page);
-  await page.getByRole("button", { name: "Issue remote token" }).click();
+  await attestAndSubmit(page, "Issue remote token");
   for (const field of ["ghanaCardNumber", "phoneNumber", "referenceId", "purpose"]) {
     await expect(page.locator(`#${field}-error`)).not.toBeEmpty();
   }
@@ -136,7 +136,7 @@ test("an empty form shows every field's message at once, and so does the server"
   await page.screenshot({ path: "/tmp/tokens-remote-empty-errors.png", fullPage: true });
 
   await fillValidRemote(page);
-  const captured = await captureNextAction(page, () => page.getByRole("button", { name: "Issue remote token" }).click(), { block: true });
+  const captured = await captureNextAction(page, () => attestAndSubmit(page, "Issue remote token"), { block: true });
   const [validBody] = captured.args as [Record<string, unknown>];
   const result = readActionResult(
     (await callAction(page.request, captured, [{ ...validBody, ghanaCardNumber: "", phoneNumber: "", referenceId: "", purpose: "", email: "x" }])).text,
@@ -162,7 +162,7 @@ test("the fingerprint form checks its fields the same way", async ({ page }) => 
   await page.getByLabel("Ghana Card number").fill(newCustomer().ghanaCardNumber);
   await page.getByLabel("Reference").fill("REF-1");
   await choosePurpose(page, "Cash withdrawal");
-  const captured = await captureNextAction(page, () => page.getByRole("button", { name: "Issue fingerprint token" }).click(), { block: true });
+  const captured = await captureNextAction(page, () => attestAndSubmit(page, "Issue fingerprint token"), { block: true });
   const [validBody] = captured.args as [Record<string, unknown>];
 
   const cases = [
@@ -173,7 +173,7 @@ test("the fingerprint form checks its fields the same way", async ({ page }) => 
   for (const { field, control, value } of cases) {
     const previous = await control.inputValue();
     await control.fill(value);
-    await page.getByRole("button", { name: "Issue fingerprint token" }).click();
+    await attestAndSubmit(page, "Issue fingerprint token");
     const shown = await readFieldError(page, field);
     const result = readActionResult((await callAction(page.request, captured, [{ ...validBody, [field]: value }])).text);
     expect(result.fieldErrors?.[field]).toEqual([shown]);
@@ -182,7 +182,7 @@ test("the fingerprint form checks its fields the same way", async ({ page }) => 
   // The purpose is a list now: an empty choice is the one bad value a teller can make.
   const purpose = page.getByRole("combobox", { name: "Purpose" });
   await purpose.selectOption("");
-  await page.getByRole("button", { name: "Issue fingerprint token" }).click();
+  await attestAndSubmit(page, "Issue fingerprint token");
   const shown = await readFieldError(page, "purpose");
   const result = readActionResult((await callAction(page.request, captured, [{ ...validBody, purpose: "" }])).text);
   expect(result.fieldErrors?.purpose).toEqual([shown]);

@@ -21,4 +21,28 @@ export const liveFixtures = {
     referenceId: "0241600017",
     owner: "teller.kumasi",
   },
+  /**
+   * Issue 14: a successful fingerprint token of teller.kumasi that ended seven years before the
+   * app started. live-seed.ts writes it with all its personal data and then runs the retention
+   * job (the same code the app schedules), which erases it: the specs see what the job left.
+   */
+  erasedOld: {
+    id: "e2e00000-0014-4000-8000-000000000014",
+    token: "OLD14A",
+    ghanaCardNumber: "GHA-714000014-7",
+    referenceId: "0241400014",
+    purpose: "KYC refresh",
+    owner: "teller.kumasi",
+    yearsAgo: 7,
+  },
+  /** The same age, under a legal hold: the job leaves it whole. */
+  heldOld: {
+    id: "e2e00000-0014-4000-8000-000000000015",
+    token: "OLD14H",
+    ghanaCardNumber: "GHA-714000015-4",
+    referenceId: "0241400015",
+    purpose: "KYC refresh",
+    owner: "teller.kumasi",
+    yearsAgo: 7,
+  },
 } as const;

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { newCustomer } from "./support/customers";
 import { addFault, callsSince, clearFaults, listSandboxTokens, markCalls, messagesFor, setNoResultShape, upstreamPaths } from "./support/sandbox";
 import { expect, test } from "./support/session";
-import { chooseIdType, fillContact, openRemoteForm } from "./support/token-forms";
+import { attestAndSubmit, chooseIdType, fillContact, openRemoteForm } from "./support/token-forms";
 import { issueRemoteToken, LIVE_TIMEOUT, sandboxPost, sandboxToken, startRemoteVerification, statusPaths } from "./live-support";
 import type { TodayTokensResponse } from "@/lib/watcher/live-token-dto";
 
@@ -33,7 +33,7 @@ test("a slow issuing answer: the teller sees the seconds go by, and the token th
   await addFault({ mode: "slow", path: upstreamPaths.remote, delayMs: 7_000 });
   const mark = await markCalls();
 
-  await page.getByRole("button", { name: "Issue remote token" }).click();
+  await attestAndSubmit(page, "Issue remote token");
   const progress = page.getByTestId("issue-progress");
   await expect(progress).toContainText("Asking the verification service");
   await expect(progress).toContainText("The service is slow", { timeout: 8_000 });
@@ -57,7 +57,7 @@ test("an issuing answer that never comes: the attempt says a link may have gone 
 
   await fillRemoteGhanaCard(page);
   await addFault({ mode: "hang", path: upstreamPaths.remote });
-  await page.getByRole("button", { name: "Issue remote token" }).click();
+  await attestAndSubmit(page, "Issue remote token");
   const alert = page.getByTestId("issue-alert");
   await expect(alert).toHaveAttribute("data-code", "UPSTREAM_TIMEOUT", { timeout: 30_000 });
   await expect(alert).toContainText("may still have created the token");

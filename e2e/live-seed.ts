@@ -9,7 +9,8 @@ import { eq } from "drizzle-orm";
 import { closeDb, getDb } from "@/lib/db/client";
 import { authUsers, staffProfiles, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { env } from "@/lib/env";
-import { computeIdNumberIndex, computeRequestFingerprint, encryptField, lastFourOf } from "@/lib/pii";
+import { computeIdNumberIndex, computeRequestFingerprint, encryptContactFields, encryptField, getPiiKeys, lastFourOf } from "@/lib/pii";
+import { retentionSettingsFrom, runRetentionJob } from "@/lib/compliance/retention-job";
 import { liveFixtures } from "./live-fixtures";
 
 if (env().APP_ENV !== "test") {
@@ -45,9 +46,8 @@ try {
       issuedByUserId: expiredOwner.userId,
       branchId: expiredOwner.branchId,
       createdAt: new Date(issuedAt.getTime() - 1_000),
-      referenceId: expired.referenceId,
+      ...encryptContactFields(expired.id, { reference: expired.referenceId, phoneNumber: expired.phoneNumber, smsSentTo: expired.phoneNumber }, getPiiKeys()),
       purpose: expired.purpose,
-      phoneNumber: expired.phoneNumber,
       options: { sendSms: true, skipInstructions: false, captureLocation: false, captureHomeAddress: false, livenessOnly: false },
       idNumberEncrypted: encrypt(expired.id, "id_number", expired.ghanaCardNumber),
       idNumberIndex: computeIdNumberIndex(expired.ghanaCardNumber),
@@ -57,7 +57,6 @@ try {
       token: `${expired.tokenPrefix}${Math.random().toString(36).slice(2, 7).toUpperCase()}`,
       issuedAt,
       expiresAt: new Date(issuedAt.getTime() + 15 * 60_000),
-      smsSentTo: expired.phoneNumber,
     })
     .onConflictDoNothing()
     .returning({ id: tokenRequests.id });
@@ -82,7 +81,7 @@ try {
       issuedByUserId: unknownOwner.userId,
       branchId: unknownOwner.branchId,
       createdAt: attemptedAt,
-      referenceId: unknown.referenceId,
+      ...encryptContactFields(unknown.id, { reference: unknown.referenceId }, getPiiKeys()),
       purpose: "KYC refresh",
       idNumberEncrypted: encrypt(unknown.id, "id_number", unknown.ghanaCardNumber),
       idNumberIndex: computeIdNumberIndex(unknown.ghanaCardNumber),
@@ -99,7 +98,51 @@ try {
       { tokenRequestId: unknown.id, at: new Date(attemptedAt.getTime() + 10_000), type: "issue.outcome_unknown", details: { fixture: true } },
     ]);
   }
-  console.log(`live fixtures: ${insertedExpired.length + insertedUnknown.length} seeded`);
+  // Issue 14: two tokens seven years old, one under a legal hold; then the retention job itself.
+  let insertedOld = 0;
+  for (const old of [liveFixtures.erasedOld, liveFixtures.heldOld]) {
+    const owner = await ownerOf(old.owner);
+    const endedAt = new Date(now - old.yearsAgo * 365.25 * 24 * 60 * 60_000);
+    const createdAt = new Date(endedAt.getTime() - 90_000);
+    const isHeld = old.id === liveFixtures.heldOld.id;
+    const inserted = await db
+      .insert(tokenRequests)
+      .values({
+        id: old.id,
+        idempotencyKey: randomUUID(),
+        requestFingerprint: computeRequestFingerprint({ fixture: old.id }),
+        kind: "fingerprint",
+        idType: "GHANA_CARD",
+        issuedByUserId: owner.userId,
+        branchId: owner.branchId,
+        createdAt,
+        ...encryptContactFields(old.id, { reference: old.referenceId }, getPiiKeys()),
+        purpose: old.purpose,
+        branchName: "Kumasi – Adum",
+        idNumberEncrypted: encrypt(old.id, "id_number", old.ghanaCardNumber),
+        idNumberIndex: computeIdNumberIndex(old.ghanaCardNumber),
+        idNumberLast4: lastFourOf(old.ghanaCardNumber),
+        consentAttestedAt: createdAt,
+        consentWordingVersion: 1,
+        outcome: "issued",
+        settledAt: createdAt,
+        token: old.token,
+        issuedAt: createdAt,
+        expiresAt: new Date(createdAt.getTime() + 15 * 60_000),
+        liveState: "successful",
+        nextPollAt: null,
+        resultStatus: "SUCCESSFUL",
+        transactionNumber: `TXN-${old.token}`,
+        resultAt: endedAt,
+        finishedAt: endedAt,
+        ...(isHeld ? { legalHoldAt: new Date(now - 24 * 60 * 60_000), legalHoldByUserId: owner.userId, legalHoldReason: "EOCO inquiry 2026/14" } : {}),
+      })
+      .onConflictDoNothing()
+      .returning({ id: tokenRequests.id });
+    insertedOld += inserted.length;
+  }
+  const retention = await runRetentionJob(db, { settings: retentionSettingsFrom(env()), trigger: "command" });
+  console.log(`live fixtures: ${insertedExpired.length + insertedUnknown.length + insertedOld} seeded; retention job erased contact data of ${retention.contactErased}, identity data of ${retention.identityErased}`);
 } catch (error) {
   console.error(`e2e/live-seed.ts failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

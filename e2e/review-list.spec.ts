@@ -32,7 +32,8 @@ test("each filter narrows the list to rows that match it", async ({ page }) => {
       name: "date range",
       query: "from=2000-01-01&to=2000-01-31",
     },
-    { name: "reference", query: "reference=024", },
+    // Exact, through the blind index (the reference is stored encrypted): the demo's known customer's phone.
+    { name: "reference", query: "reference=024+400+0123" },
     { name: "token", query: `token=${someToken}` },
   ];
 
@@ -51,7 +52,7 @@ test("each filter narrows the list to rows that match it", async ({ page }) => {
         for (const value of await rowAttributes(page, filter.attribute)) expect(filter.expected(value), `${filter.name}: ${value}`).toBe(true);
       }
       if (filter.name === "reference") {
-        for (const reference of await rows.locator("td:nth-child(4)").allTextContents()) expect(reference.startsWith("024")).toBe(true);
+        for (const reference of await rows.locator("td:nth-child(4)").allTextContents()) expect(reference).toBe("024 ••• 0123");
       }
       if (filter.name === "token") {
         expect(total).toBe(1);

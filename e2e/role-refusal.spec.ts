@@ -164,6 +164,9 @@ test.describe("the wrong role", () => {
 test.describe("branch scope", () => {
   /** Issues a token at Accra through the teller's own action; answers its token request id. */
   async function issueTokenAtAccra(tellerOfAccra: APIRequestContext): Promise<string> {
+    // The consent wording in force, as the form shows it (issue 14): another spec may have published a new one.
+    const form = await (await tellerOfAccra.get("/tokens/new/fingerprint")).text();
+    const consentWordingVersion = Number(/wording version (?:<!-- -->)?(\d+)/.exec(form)?.[1]);
     const { result } = await callServerAction(
       tellerOfAccra,
       { file: "app/(staff)/tokens/new/fingerprint/actions.ts", name: "issueFingerprintTokenAction" },
@@ -171,6 +174,8 @@ test.describe("branch scope", () => {
         ghanaCardNumber: `GHA-7${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}-4`,
         referenceId: "0244123456",
         purpose: "Account opening",
+        consentAttested: true,
+        consentWordingVersion,
         idempotencyKey: randomUUID(),
         allowDuplicate: true,
       },

@@ -43,6 +43,19 @@ describe("parseEnv", () => {
     PII_INDEX_KEY: "qEJI4lmwSOg0Mja1G9VJHDH0mE9Tx5/HyYeNEweczjg=",
   };
 
+  it("refuses identity retention under the AML minimum in production unless RETENTION_ALLOW_SHORT=1 (issue 14)", () => {
+    expect(parseEnv(production).RETENTION_IDENTITY_YEARS).toBe(5);
+    expect(parseEnv(production).RETENTION_CONTACT_DAYS).toBe(90);
+    for (const years of ["1", "4"]) {
+      expect(() => parseEnv({ ...production, RETENTION_IDENTITY_YEARS: years })).toThrow(/RETENTION_IDENTITY_YEARS: must be at least 5 in production/);
+    }
+    expect(parseEnv({ ...production, RETENTION_IDENTITY_YEARS: "3", RETENTION_ALLOW_SHORT: "1" }).RETENTION_IDENTITY_YEARS).toBe(3);
+    expect(parseEnv({ ...production, RETENTION_IDENTITY_YEARS: "7" }).RETENTION_IDENTITY_YEARS).toBe(7);
+    // Outside production a short setting is allowed (tests, demos).
+    expect(parseEnv({ RETENTION_IDENTITY_YEARS: "1" }).RETENTION_IDENTITY_YEARS).toBe(1);
+    expect(() => parseEnv({ RETENTION_CONTACT_DAYS: "0" })).toThrow(/RETENTION_CONTACT_DAYS/);
+  });
+
   it("accepts production with its own secrets", () => {
     const settings = parseEnv(production);
     expect(settings.AUTH_SECRET).not.toBe(LOCAL_AUTH_SECRET);

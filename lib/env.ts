@@ -104,6 +104,19 @@ export const envSchema = z
       .default("x-forwarded-for"),
     PII_ENCRYPTION_KEY: piiKey().optional(),
     PII_INDEX_KEY: piiKey().optional(),
+    /**
+     * Retention of customer data (issue 14, ADR 0022), counted from the end of each token.
+     * Contact data (phone, e-mail, reference) is erased after RETENTION_CONTACT_DAYS; identity
+     * data (ID number, date of birth) after RETENTION_IDENTITY_YEARS, which production refuses
+     * below the AML Act's 5 years unless RETENTION_ALLOW_SHORT=1 (a deliberate, documented choice).
+     */
+    RETENTION_CONTACT_DAYS: positiveInt(90),
+    RETENTION_IDENTITY_YEARS: positiveInt(5),
+    RETENTION_ALLOW_SHORT: z.stringbool().default(false),
+    /** How often the app runs the retention job (one instance at a time, whichever gets the lock). */
+    RETENTION_JOB_MINUTES: positiveInt(60),
+    /** Off on instances that must never erase (e.g. a read replica's app); on by default. */
+    RETENTION_JOB_ENABLED: z.stringbool().default(true),
   })
   .superRefine((settings, context) => {
     const refuse = (path: string, message: string) =>
@@ -118,6 +131,12 @@ export const envSchema = z
       refuse("MIGRATION_DATABASE_URL", "needs DATABASE_URL (the app's role) beside it");
     }
     if (settings.APP_ENV !== "production") return;
+    if (settings.RETENTION_IDENTITY_YEARS < 5 && !settings.RETENTION_ALLOW_SHORT) {
+      refuse(
+        "RETENTION_IDENTITY_YEARS",
+        "must be at least 5 in production: the AML Act 2020 (Act 1044) requires customer due diligence records for at least five years (set RETENTION_ALLOW_SHORT=1 only with your compliance officer's written approval)",
+      );
+    }
     if (!settings.DATABASE_URL) refuse("DATABASE_URL", "is required in production (PostgreSQL)");
     if (settings.AUTH_SECRET === LOCAL_AUTH_SECRET) refuse("AUTH_SECRET", "must be set to a secret of your own in production");
     else if (!isStrongSecret(settings.AUTH_SECRET)) {

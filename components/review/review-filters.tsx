@@ -147,7 +147,7 @@ export function ReviewFilters({ query, branches, tellers, purposes }: ReviewFilt
             ))}
           </Select>
         </FilterField>
-        <FilterField id="filter-reference" label="Reference starts with">
+        <FilterField id="filter-reference" label="Reference (exact)">
           <Input id="filter-reference" className="h-9 text-[0.95rem]" name="reference" defaultValue={query.reference ?? ""} autoComplete="off" />
         </FilterField>
         <FilterField id="filter-token" label="Token">

@@ -1,6 +1,6 @@
 "use client";
 
-import { BarChart3, Building2, ClipboardCheck, FilePlus2, Home, ListChecks, ScrollText, Users, type LucideIcon } from "lucide-react";
+import { BarChart3, Building2, ClipboardCheck, FilePlus2, Home, ListChecks, ScrollText, ShieldCheck, Users, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
@@ -15,6 +15,7 @@ const icons: Record<NavIcon, LucideIcon> = {
   tokens: ListChecks,
   review: BarChart3,
   purposes: ClipboardCheck,
+  compliance: ShieldCheck,
 };
 
 export function StaffNav({ items }: { items: NavItem[] }) {

@@ -18,6 +18,8 @@ export type VerificationSlipData = {
   failureReason: string | null;
   issuedAt: string | null;
   finishedAt: string | null;
+  /** The consent the teller attested, with the wording read out; null on tokens issued before consent was recorded. */
+  consent: { attestedAt: string; wordingVersion: number; wording: string | null } | null;
 };
 
 /**
@@ -80,6 +82,19 @@ export function VerificationSlip({ slip }: { slip: VerificationSlipData }) {
           </div>
         ))}
       </dl>
+
+      <section className="mt-6 rounded-control border border-line p-4 text-sm" data-testid="slip-consent">
+        {slip.consent ? (
+          <>
+            <p className="font-semibold">
+              Customer consent attested by {slip.tellerName} on {formatDateTime(slip.consent.attestedAt)} (wording version {slip.consent.wordingVersion})
+            </p>
+            {slip.consent.wording ? <p className="mt-1 text-ink-muted">&ldquo;{slip.consent.wording}&rdquo;</p> : null}
+          </>
+        ) : (
+          <p className="font-semibold">No consent attestation recorded (token issued before consent was recorded).</p>
+        )}
+      </section>
 
       <footer className="mt-10 grid grid-cols-2 gap-8 text-sm text-ink-muted">
         <p className="border-t border-ink pt-2">Teller&apos;s signature</p>

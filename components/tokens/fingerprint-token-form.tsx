@@ -13,6 +13,7 @@ import {
   type FingerprintTokenForm as FingerprintTokenValues,
   type FingerprintTokenFormInput,
 } from "@/lib/validation/token-forms";
+import { ConsentConfirmation, type ConsentWording } from "@/components/compliance/consent-confirmation";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
@@ -24,7 +25,7 @@ import { IssueProgress } from "./issue-progress";
 import { PurposeField } from "./purpose-field";
 import { useTokenIssuing } from "./use-token-issuing";
 
-const fieldNames = ["ghanaCardNumber", "referenceId", "purpose"] as const;
+const fieldNames = ["ghanaCardNumber", "referenceId", "purpose", "consentAttested"] as const;
 
 export type FingerprintTokenAction = (input: FingerprintTokenActionInput) => Promise<ActionResult<IssueTokenResult>>;
 
@@ -39,6 +40,7 @@ export function FingerprintTokenForm({
   purposes,
   issueTimeoutSeconds,
   defaultValues = emptyFingerprintTokenForm,
+  consent,
 }: {
   action: FingerprintTokenAction;
   idempotencyKey: string;
@@ -48,10 +50,12 @@ export function FingerprintTokenForm({
   /** How long Veridesk waits for the service's answer (UPSTREAM_ISSUE_TIMEOUT_MS), told to the teller when it is slow. */
   issueTimeoutSeconds: number;
   defaultValues?: FingerprintTokenFormInput;
+  /** The consent wording in force: read out, then attested (issue 14). */
+  consent: ConsentWording;
 }) {
   const form = useForm<FingerprintTokenFormInput, unknown, FingerprintTokenValues>({
     resolver: zodResolver(fingerprintTokenFormSchema),
-    defaultValues,
+    defaultValues: { ...defaultValues, consentAttested: false, consentWordingVersion: consent.version },
     mode: "onTouched",
     shouldFocusError: false,
   });
@@ -105,6 +109,8 @@ export function FingerprintTokenForm({
             </p>
             <p className="text-sm text-ink-muted">Sent with the token so the service can trace it to your branch.</p>
           </div>
+
+          <ConsentConfirmation wording={consent} registration={register("consentAttested")} error={errors.consentAttested?.message ?? errors.consentWordingVersion?.message} />
 
           <div className="flex flex-wrap items-center justify-end gap-4 border-t border-line pt-5">
             <IssueProgress sendingSince={issuing.sendingSince} timeoutSeconds={issueTimeoutSeconds} />

@@ -20,6 +20,7 @@ import {
   type RemoteTokenForm as RemoteTokenValues,
   type RemoteTokenFormInput,
 } from "@/lib/validation/token-forms";
+import { ConsentConfirmation, type ConsentWording } from "@/components/compliance/consent-confirmation";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CheckboxField } from "@/components/ui/checkbox-field";
@@ -51,6 +52,7 @@ const fieldNames: readonly string[] = [
   "captureLocation",
   "captureHomeAddress",
   "livenessOnly",
+  "consentAttested",
 ];
 
 const optionCopy: Record<RemoteOptionName, { label: string; description: string }> = {
@@ -83,6 +85,7 @@ export function RemoteTokenForm({
   purposes,
   issueTimeoutSeconds,
   defaultValues = emptyRemoteTokenForm(),
+  consent,
 }: {
   action: RemoteTokenAction;
   idempotencyKey: string;
@@ -91,10 +94,12 @@ export function RemoteTokenForm({
   /** How long Veridesk waits for the service's answer (UPSTREAM_ISSUE_TIMEOUT_MS), told to the teller when it is slow. */
   issueTimeoutSeconds: number;
   defaultValues?: RemoteTokenFormInput;
+  /** The consent wording in force: read out, then attested (issue 14). */
+  consent: ConsentWording;
 }) {
   const form = useForm<RemoteTokenFormInput, unknown, RemoteTokenValues>({
     resolver: zodResolver(remoteTokenFormSchema),
-    defaultValues,
+    defaultValues: { ...defaultValues, consentAttested: false, consentWordingVersion: consent.version },
     mode: "onTouched",
     shouldFocusError: false,
   });
@@ -247,6 +252,8 @@ export function RemoteTokenForm({
             ))}
           </div>
         </Card>
+
+        <ConsentConfirmation wording={consent} registration={register("consentAttested")} error={errorOf("consentAttested") ?? errorOf("consentWordingVersion")} />
 
         <div className="flex flex-wrap items-center justify-end gap-4">
           <IssueProgress sendingSince={issuing.sendingSince} timeoutSeconds={issueTimeoutSeconds} />

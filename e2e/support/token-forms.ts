@@ -33,9 +33,27 @@ export async function setOption(page: Page, label: string, isOn: boolean): Promi
   await page.getByLabel(label).setChecked(isOn);
 }
 
+/** Ticks the customer's consent confirmation (issue 14): every token needs it. */
+export async function attestConsent(page: Page): Promise<void> {
+  const box = page.getByLabel("I read this to the customer and they agreed to the check.");
+  // By keyboard: focusing it blurs the field before, whose validation may move the page; a
+  // mouse click would then land where the box was a moment ago.
+  if (!(await box.isChecked())) {
+    await box.focus();
+    await page.keyboard.press("Space");
+  }
+  await expect(box).toBeChecked();
+}
+
+/** Attests consent, then presses the form's submit button. */
+export async function attestAndSubmit(page: Page, buttonName: string): Promise<void> {
+  await attestConsent(page);
+  await page.getByRole("button", { name: buttonName }).click();
+}
+
 /** Submits and waits for the token page; answers the token request id from the URL. */
 export async function submitAndOpenToken(page: Page, buttonName: string): Promise<string> {
-  await page.getByRole("button", { name: buttonName }).click();
+  await attestAndSubmit(page, buttonName);
   await page.waitForURL(/\/tokens\/[0-9a-f-]{36}$/);
   return page.url().split("/").pop()!;
 }

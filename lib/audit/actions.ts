@@ -35,6 +35,13 @@ export const auditActionLabels = {
   // Compliance (issue 14, lib/compliance).
   "purpose.create": "Purpose added",
   "purpose.update": "Purpose policy changed",
+  "consent.wording_publish": "Consent wording published",
+  "retention.run": "Retention job ran",
+  "token.legal_hold_place": "Legal hold placed",
+  "token.legal_hold_release": "Legal hold released",
+  "customer.record_produced": "Customer's record of verifications produced",
+  "customer.erasure_requested": "Customer's data erased on request",
+  "customer.erasure_refused": "Erasure on request refused",
 } as const;
 
 export type KnownAuditAction = keyof typeof auditActionLabels;

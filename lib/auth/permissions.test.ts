@@ -5,8 +5,8 @@ import { STAFF_ROLES, type StaffRole } from "./roles";
 // The table as the ADR (docs/decisions/0003) writes it: a change here must be a change there.
 const expected: Record<StaffRole, Permission[]> = {
   teller: ["tokens.issue", "tokens.view", "tokens.recover"],
-  supervisor: ["tokens.view", "tokens.recover", "ids.reveal", "tokens.export", "audit.read"],
-  head_office_supervisor: ["tokens.view", "tokens.recover", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read"],
+  supervisor: ["tokens.view", "tokens.recover", "ids.reveal", "tokens.export", "audit.read", "customers.records"],
+  head_office_supervisor: ["tokens.view", "tokens.recover", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read", "customers.records"],
   admin: ["staff.manage", "branches.all", "audit.read", "compliance.manage"],
 };
 

@@ -28,6 +28,11 @@ export const PERMISSIONS = [
   "audit.read",
   /** Manage the bank's verification purposes and their policies (issue 14). */
   "compliance.manage",
+  /**
+   * A customer's own records (issue 14): produce the record of verifications held for an ID number,
+   * erase on the customer's request, place and release legal holds. Each with a reason, audited.
+   */
+  "customers.records",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -43,12 +48,13 @@ export const permissionLabels: Record<Permission, string> = {
   "staff.manage": "Manage staff and branches",
   "audit.read": "Read the audit trail",
   "compliance.manage": "Manage purposes and compliance settings",
+  "customers.records": "Customer records, erasure on request and legal holds",
 };
 
 export const rolePermissions: Readonly<Record<StaffRole, readonly Permission[]>> = {
   teller: ["tokens.issue", "tokens.view", "tokens.recover"],
-  supervisor: ["tokens.view", "tokens.recover", "ids.reveal", "tokens.export", "audit.read"],
-  head_office_supervisor: ["tokens.view", "tokens.recover", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read"],
+  supervisor: ["tokens.view", "tokens.recover", "ids.reveal", "tokens.export", "audit.read", "customers.records"],
+  head_office_supervisor: ["tokens.view", "tokens.recover", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read", "customers.records"],
   admin: ["staff.manage", "branches.all", "audit.read", "compliance.manage"],
 };
 

@@ -5,6 +5,8 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
+import { backfillContactEncryption } from "@/lib/pii/backfill";
+import { getPiiKeys, type PiiKeys } from "@/lib/pii/keys";
 import { acquirePgliteLock } from "./pglite-lock";
 import * as schema from "./schema";
 
@@ -36,6 +38,8 @@ export interface DatabaseSettings {
   pgliteDataDir: string;
   /** Who opens it, shown to any process the PGlite lock refuses ("npm run dev", "db:migrate"). */
   label?: string;
+  /** Keys for the post-migration encryption backfill (default: this process's, asked only if a row needs them). */
+  piiKeys?: () => PiiKeys;
 }
 
 export interface MigrationReport {
@@ -66,9 +70,16 @@ const migrationsFolder = () => path.join(process.cwd(), "drizzle");
 /** Opens a database with explicit settings and brings its schema up to date. */
 export async function openDatabase(settings: DatabaseSettings): Promise<OpenedDatabase> {
   const label = settings.label ?? describeProcess();
-  return settings.databaseUrl
-    ? openPostgres(settings.databaseUrl, settings.migrationDatabaseUrl)
-    : openPglite(settings.pgliteDataDir, label);
+  const opened = settings.databaseUrl ? await openPostgres(settings.databaseUrl, settings.migrationDatabaseUrl) : await openPglite(settings.pgliteDataDir, label);
+  try {
+    // Rows written before the reference and phones were encrypted (ADR 0023); a no-op once done.
+    const encrypted = await backfillContactEncryption(opened.db, settings.piiKeys ?? getPiiKeys);
+    if (encrypted > 0) logger.info({ rows: encrypted }, "encrypted the reference and phone numbers of older tokens");
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  return opened;
 }
 
 async function openPglite(dataDir: string, label: string): Promise<OpenedDatabase> {

@@ -286,21 +286,33 @@ export const tokenRequests = pgTable(
     /** Request id of the submit, to find its log lines. */
     requestId: text("request_id"),
 
-    // What was sent (not secret): reference, purpose, branch name (fingerprint), phone and options (remote).
-    referenceId: text("reference_id").notNull(),
+    // What was sent: reference, purpose, branch name (fingerprint), phone and options (remote).
+    // The reference (usually the customer's phone) and the phone numbers are encrypted like the
+    // ID number (issue 12 finding 7, ADR 0023): the SQL columns reference_id, phone_number and
+    // sms_sent_to hold only the MASKED display copy (`024 ••• 4567`); the migration
+    // phone-encryption-consent-retention and lib/pii/backfill.ts encrypted the rows written before.
+    /** Masked display copy of the reference (every run of 7+ digits masked); null once erased. */
+    referenceMasked: text("reference_id"),
+    /** AES-256-GCM of the reference as sent to the service; null once erased. */
+    referenceEncrypted: text("reference_encrypted"),
+    /** HMAC blind index of the reference: the review's exact reference filter; null once erased. */
+    referenceIndex: text("reference_index"),
     purpose: text("purpose"),
     /** The purpose whose policy allowed this token (null on tokens issued before purposes were data). */
     purposeId: uuid("purpose_id").references(() => verificationPurposes.id, { onDelete: "restrict" }),
     branchName: text("branch_name"),
-    phoneNumber: text("phone_number"),
+    /** Masked display copy of the customer's phone (remote tokens); null once erased. */
+    phoneNumberMasked: text("phone_number"),
+    phoneNumberEncrypted: text("phone_number_encrypted"),
     options: jsonb("options").$type<RemoteTokenOptions>(),
 
     // The customer's identifiers: AES-256-GCM (lib/pii), never stored or logged in clear.
-    idNumberEncrypted: text("id_number_encrypted").notNull(),
+    // The identity columns are null only once erased under the retention policy (issue 14).
+    idNumberEncrypted: text("id_number_encrypted"),
     /** HMAC of the canonical ID number: exact search and "same customer" without decrypting. */
-    idNumberIndex: text("id_number_index").notNull(),
+    idNumberIndex: text("id_number_index"),
     /** For masked display (GHA-•••••789-0) and "ends with" search. */
-    idNumberLast4: text("id_number_last4").notNull(),
+    idNumberLast4: text("id_number_last4"),
     dateOfBirthEncrypted: text("date_of_birth_encrypted"),
     emailEncrypted: text("email_encrypted"),
 
@@ -318,8 +330,9 @@ export const tokenRequests = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     /** The service's confirmation text. */
     upstreamMessage: text("upstream_message"),
-    /** The number the service says the SMS went to (remote tokens with SMS on). */
-    smsSentTo: text("sms_sent_to"),
+    /** Masked copy of the number the service says the SMS went to (remote tokens with SMS on). */
+    smsSentToMasked: text("sms_sent_to"),
+    smsSentToEncrypted: text("sms_sent_to_encrypted"),
     /** Whether the link also went by e-mail (to the encrypted address above). */
     isEmailSent: boolean("is_email_sent").notNull().default(false),
 
@@ -363,6 +376,22 @@ export const tokenRequests = pgTable(
      * poll request): a watched token is polled every couple of seconds, others far less (ADR 0017).
      */
     lastViewedAt: timestamp("last_viewed_at", { withTimezone: true }),
+
+    // ─── Compliance (issue 14, ADRs 0022, 0023) ─────────────────────────────────────────────────
+    /** When the teller attested that the customer was told what is checked and agreed. */
+    consentAttestedAt: timestamp("consent_attested_at", { withTimezone: true }),
+    /** Which version of the consent wording (consent_wordings) the teller read out. */
+    consentWordingVersion: integer("consent_wording_version"),
+    /** Contact data (phone, e-mail, reference) erased: when, and under what ("retention" | "request"). */
+    contactErasedAt: timestamp("contact_erased_at", { withTimezone: true }),
+    contactErasedUnder: text("contact_erased_under"),
+    /** Identity data (ID number and its index, date of birth) erased: when, and under what. */
+    identityErasedAt: timestamp("identity_erased_at", { withTimezone: true }),
+    identityErasedUnder: text("identity_erased_under"),
+    /** A legal hold exempts the row from any erasure until released (supervisor, with reason). */
+    legalHoldAt: timestamp("legal_hold_at", { withTimezone: true }),
+    legalHoldByUserId: text("legal_hold_by_user_id").references(() => authUsers.id, { onDelete: "restrict" }),
+    legalHoldReason: text("legal_hold_reason"),
   },
   (table) => [
     // The watcher's lease query: open, issued tokens by next poll time (ADR 0007).
@@ -384,8 +413,25 @@ export const tokenRequests = pgTable(
     // The purpose filter of the review list (issue 14), newest first.
     index("token_requests_purpose_created_idx").on(table.purpose, table.createdAt),
     index("token_requests_reference_idx").using("btree", sql`(reference_id collate "C")`, table.createdAt),
+    // The review's exact reference filter through the blind index (ADR 0023).
+    index("token_requests_reference_index_idx").on(table.referenceIndex, table.createdAt),
   ],
 );
+
+/**
+ * The consent wording tellers read to the customer (issue 14), versioned: publishing a new
+ * wording adds a row, never edits one, so every token names the exact words its consent covered.
+ * The newest version is the one in force. Version 1 is inserted by the migration.
+ */
+export const consentWordings = pgTable("consent_wordings", {
+  version: integer("version").primaryKey(),
+  text: text("text").notNull(),
+  createdAt: createdAt(),
+  /** Null for the version the migration inserted. */
+  createdByUserId: text("created_by_user_id").references(() => authUsers.id, { onDelete: "restrict" }),
+});
+
+export type ConsentWording = typeof consentWordings.$inferSelect;
 
 /**
  * What happened to a token, in order: requested, issued / rejected / outcome unknown, and (issue

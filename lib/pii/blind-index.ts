@@ -26,6 +26,19 @@ export function computeIdNumberIndex(idNumber: string, keys: PiiKeys = getPiiKey
 }
 
 /**
+ * The reference as the index sees it: trimmed, inner spaces collapsed, upper case. A reference
+ * that reads as a Ghana mobile is already stored in one 10-digit form (lib/validation).
+ */
+export function canonicalReference(reference: string): string {
+  return reference.normalize("NFKC").trim().replace(/\s+/g, " ").toUpperCase();
+}
+
+/** Blind index of the reference: the review's exact reference filter (ADR 0023). */
+export function computeReferenceIndex(reference: string, keys: PiiKeys = getPiiKeys()): string {
+  return keyedDigest("reference", canonicalReference(reference), keys);
+}
+
+/**
  * A digest of a whole request, used to recognise "the same submit again" under one idempotency
  * key. Keyed for the same reason as the index: the request holds the ID number.
  */

@@ -1,6 +1,8 @@
 import "server-only";
 
-export { canonicalIdNumber, canonicalJson, computeIdNumberIndex, computeRequestFingerprint } from "./blind-index";
+export { canonicalIdNumber, canonicalJson, canonicalReference, computeIdNumberIndex, computeReferenceIndex, computeRequestFingerprint } from "./blind-index";
+export { contactPiiColumns, erasedFingerprint, identityPiiColumns, piiContext } from "./columns";
+export { encryptContactFields, type EncryptedContactFields } from "./contact-fields";
 export { decryptField, encryptField } from "./field-encryption";
 export { getPiiKeys, keyIdOf, resolvePiiKeys, type PiiKeys } from "./keys";
-export { lastFourOf, maskEmail, maskIdNumber, maskPhoneNumber } from "./mask";
+export { lastFourOf, maskEmail, maskIdNumber, maskPhoneNumber, maskReference } from "./mask";

@@ -38,3 +38,17 @@ export function maskEmail(email: string): string {
   if (at <= 0) return hidden.repeat(3);
   return `${email[0]}${hidden.repeat(3)}${email.slice(at)}`;
 }
+
+/**
+ * The reference as lists show it: free text the teller typed, usually the customer's phone. Every
+ * run of 7 to 12 digits (spaces, dashes, brackets and a leading + inside it included: a Ghana
+ * mobile in any of its written forms, 0XX…, 233…, +233 …) is masked like a phone number, so no full
+ * phone number is ever displayed however it was typed; other text, and longer numbers such as
+ * timestamps or account numbers of 13+ digits, stay.
+ */
+export function maskReference(reference: string): string {
+  return reference.replace(/\+?\d[\d\s()-]{5,}\d/g, (run) => {
+    const digits = run.replace(/\D/g, "");
+    return digits.length >= 7 && digits.length <= 12 ? maskPhoneNumber(digits) : run;
+  });
+}

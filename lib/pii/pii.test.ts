@@ -144,3 +144,26 @@ describe("masks", () => {
     expect(maskEmail("nope")).toBe("•••");
   });
 });
+
+describe("maskReference (issue 12 finding 7)", () => {
+  it("masks a phone number however it is written, and nothing else", async () => {
+    const { maskReference } = await import("./mask");
+    expect(maskReference("0241234567")).toBe("024 ••• 4567");
+    expect(maskReference("+233 24 123 4567")).toBe("233 ••••• 4567");
+    expect(maskReference("Acct 024-123-4567 (Ama)")).toBe("Acct 024 ••• 4567 (Ama)");
+    expect(maskReference("ACC-123456")).toBe("ACC-123456");
+    expect(maskReference("DBLCLICK-1732476000000")).toBe("DBLCLICK-1732476000000");
+  });
+
+  it("keeps at most the prefix and last four digits of a phone in the masked copy", async () => {
+    const fc = await import("fast-check");
+    const { maskReference } = await import("./mask");
+    fc.assert(
+      fc.property(fc.stringMatching(/^0[2-5][0-9]{8}$/), fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), (phone, before, after) => {
+        const masked = maskReference(`${before.replace(/\d/g, "x")} ${phone} ${after.replace(/\d/g, "x")}`);
+        expect(masked).not.toMatch(/\d{5,}/);
+        expect(masked.replace(/\D/g, "")).toBe(`${phone.slice(0, 3)}${phone.slice(-4)}`);
+      }),
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { erasedText } from "@/lib/compliance/erasure-note";
 import { maskIdNumber } from "@/lib/pii/mask";
 import { reviewIdTypeLabels, reviewKindLabels, reviewStateLabels } from "./filters";
 import type { CsvColumn } from "./csv";
@@ -15,8 +16,11 @@ export const maskedExportColumns: CsvColumn<ExportTokenRow>[] = [
   { header: "Token", value: (row) => row.token },
   { header: "Kind", value: (row) => reviewKindLabels[row.kind] },
   { header: "ID type", value: (row) => reviewIdTypeLabels[row.idType] },
-  { header: "ID number (masked)", value: (row) => maskIdNumber(row.idType, row.idNumberLast4) },
-  { header: "Reference", value: (row) => row.reference },
+  {
+    header: "ID number (masked)",
+    value: (row) => (row.idNumberLast4 !== null ? maskIdNumber(row.idType, row.idNumberLast4) : erasedText(row.identityErasedAtMs ?? 0, row.identityErasedUnder)),
+  },
+  { header: "Reference", value: (row) => row.reference ?? (row.contactErasedAtMs !== null ? erasedText(row.contactErasedAtMs, row.contactErasedUnder) : "") },
   { header: "State", value: (row) => reviewStateLabels[row.state] },
   { header: "Branch", value: (row) => row.branchName },
   { header: "Teller", value: (row) => row.tellerName },

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { authUsers, branches, staffProfiles, tokenRequests } from "@/lib/db/schema";
-import { computeIdNumberIndex, computeRequestFingerprint, encryptField, lastFourOf, type PiiKeys } from "@/lib/pii";
+import { computeIdNumberIndex, computeReferenceIndex, computeRequestFingerprint, encryptField, lastFourOf, maskPhoneNumber, maskReference, type PiiKeys } from "@/lib/pii";
 import type { DemoPlan, DemoToken } from "./demo-data";
 
 /**
@@ -172,10 +172,16 @@ function tokenRow(
     branch_id: context.branch.id,
     created_at: token.createdAt.toISOString(),
     request_id: context.requestId,
-    reference_id: token.referenceId,
+    // Reference and phones encrypted with a masked display copy, as the issuing code does (ADR 0023).
+    reference_id: maskReference(token.referenceId),
+    reference_encrypted: encrypt("reference", token.referenceId),
+    reference_index: computeReferenceIndex(token.referenceId, keys),
     purpose: token.purpose,
     branch_name: isRemote ? null : context.branch.name,
-    phone_number: token.phoneNumber,
+    phone_number: token.phoneNumber === null ? null : maskPhoneNumber(token.phoneNumber),
+    phone_number_encrypted: encrypt("phone_number", token.phoneNumber),
+    consent_attested_at: token.createdAt.toISOString(),
+    consent_wording_version: 1,
     options: isRemote ? { sendSms: true, skipInstructions: false, captureLocation: false, captureHomeAddress: false, livenessOnly: false } : null,
     id_number_encrypted: encrypt("id_number", token.idNumber),
     id_number_index: computeIdNumberIndex(token.idNumber, keys),
@@ -190,7 +196,8 @@ function tokenRow(
     issued_at: token.issuedAt?.toISOString() ?? null,
     expires_at: token.issuedAt ? new Date(token.issuedAt.getTime() + 15 * 60_000).toISOString() : null,
     upstream_message: token.token ? "Token generated successfully" : null,
-    sms_sent_to: isRemote && token.token ? token.phoneNumber : null,
+    sms_sent_to: isRemote && token.token && token.phoneNumber ? maskPhoneNumber(token.phoneNumber) : null,
+    sms_sent_to_encrypted: isRemote && token.token ? encrypt("sms_sent_to", token.phoneNumber) : null,
     is_email_sent: Boolean(isRemote && token.token && token.email),
     // Live columns (issue 6): the facts a watcher would have recorded. No next poll time, so no
     // watcher ever asks the service about a demo token (the sandbox would not know it).

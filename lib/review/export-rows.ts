@@ -1,4 +1,5 @@
 import "server-only";
+import type { PiiKeys } from "@/lib/pii/keys";
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { BranchScope } from "@/lib/auth/branch-scope";
@@ -31,8 +32,13 @@ export type ExportTokenRow = {
   token: string | null;
   kind: keyof typeof reviewKindLabels;
   idType: keyof typeof reviewIdTypeLabels;
-  idNumberLast4: string;
-  reference: string;
+  /** Null once erased (issue 14): the erasure columns below say when and under what. */
+  idNumberLast4: string | null;
+  reference: string | null;
+  identityErasedAtMs: number | null;
+  identityErasedUnder: string | null;
+  contactErasedAtMs: number | null;
+  contactErasedUnder: string | null;
   state: ReviewState;
   branchName: string;
   tellerName: string;
@@ -59,7 +65,11 @@ const exportColumns = {
   kind: tokenRequests.kind,
   idType: tokenRequests.idType,
   idNumberLast4: tokenRequests.idNumberLast4,
-  reference: tokenRequests.referenceId,
+  reference: tokenRequests.referenceMasked,
+  identityErasedAtMs: epochMs<number | null>(tokenRequests.identityErasedAt),
+  identityErasedUnder: tokenRequests.identityErasedUnder,
+  contactErasedAtMs: epochMs<number | null>(tokenRequests.contactErasedAt),
+  contactErasedUnder: tokenRequests.contactErasedUnder,
   state: reviewStateSql,
   branchName: branches.name,
   tellerName: authUsers.name,
@@ -74,21 +84,21 @@ const exportColumns = {
  * Pages of the rows matching `filters` within `scope`. Each page is one query, run only when the
  * consumer asks for the next page; ending the iteration early (`return`) runs no further query.
  */
-export function readExportPages(db: Database, scope: BranchScope, filters: ReviewFilters, options?: { pageSize?: number }): AsyncGenerator<ExportTokenRow[]>;
+export function readExportPages(db: Database, scope: BranchScope, filters: ReviewFilters, options?: { pageSize?: number; keys?: PiiKeys }): AsyncGenerator<ExportTokenRow[]>;
 export function readExportPages(
   db: Database,
   scope: BranchScope,
   filters: ReviewFilters,
-  options: { pageSize?: number; withCiphertext: true },
-): AsyncGenerator<(ExportTokenRow & { idNumberEncrypted: string })[]>;
+  options: { pageSize?: number; withCiphertext: true; keys?: PiiKeys },
+): AsyncGenerator<(ExportTokenRow & { idNumberEncrypted: string | null })[]>;
 export async function* readExportPages(
   db: Database,
   scope: BranchScope,
   filters: ReviewFilters,
-  options: { pageSize?: number; withCiphertext?: boolean } = {},
+  options: { pageSize?: number; withCiphertext?: boolean; keys?: PiiKeys } = {},
 ): AsyncGenerator<ExportTokenRow[]> {
   const pageSize = options.pageSize ?? exportPageSize;
-  const where = reviewConditions(scope, filters);
+  const where = reviewConditions(scope, filters, options.keys);
   const columns = options.withCiphertext ? { ...exportColumns, idNumberEncrypted: tokenRequests.idNumberEncrypted } : exportColumns;
   let after: { cursorAt: string; id: string } | null = null;
   for (;;) {

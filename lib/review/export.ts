@@ -3,6 +3,7 @@ import { scopedBranchFilter, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Staff } from "@/lib/auth/types";
 import { recordAuditEvent } from "@/lib/audit";
 import type { Database } from "@/lib/db/client";
+import { erasedText } from "@/lib/compliance/erasure-note";
 import { decryptField, type PiiKeys } from "@/lib/pii";
 import { reviewAuditActions } from "./audit-actions";
 import { csvPagedWebStream, csvResponse } from "./csv";
@@ -46,8 +47,14 @@ export async function exportFullIdTokens(db: Database, keys: PiiKeys, context: E
     requestId: context.requestId,
   }, db);
   async function* withFullNumbers(): AsyncGenerator<FullIdExportRow[]> {
-    for await (const page of readExportPages(db, context.scope, filters, { withCiphertext: true })) {
-      yield page.map(({ idNumberEncrypted, ...row }) => ({ ...row, fullIdNumber: decryptField(idNumberEncrypted, `token_requests.id_number:${row.id}`, keys) }));
+    for await (const page of readExportPages(db, context.scope, filters, { withCiphertext: true, keys })) {
+      yield page.map(({ idNumberEncrypted, ...row }) => ({
+        ...row,
+        fullIdNumber:
+          idNumberEncrypted === null
+            ? erasedText(row.identityErasedAtMs ?? 0, row.identityErasedUnder)
+            : decryptField(idNumberEncrypted, `token_requests.id_number:${row.id}`, keys),
+      }));
     }
   }
   return csvResponse(csvPagedWebStream(fullIdExportColumns, withFullNumbers()), `veridesk-tokens-FULL-IDS-${bankDayOf(new Date())}.csv`);

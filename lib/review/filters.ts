@@ -88,7 +88,7 @@ export type ReviewFilters = {
   /** Inclusive calendar days (bank time), YYYY-MM-DD. */
   from?: string;
   to?: string;
-  /** Starts-with match on the reference. */
+  /** Exact match on the reference, through its blind index (ADR 0023). */
   reference?: string;
   /** Exact token. */
   token?: string;

@@ -14,6 +14,20 @@ import type { z } from "zod";
 const resultLimit = 100;
 
 /**
+ * The blind index of a typed ID number, normalised as the issuing form does. Also used by the
+ * customer's record of verifications (lib/compliance/customer-record.ts): one exact search.
+ */
+export function blindIndexOfSearchedIdNumber(input: z.output<typeof idNumberSearchSchema>, keys: PiiKeys): string {
+  let idNumber = input.idNumber;
+  if (input.idType === "GHANA_CARD") {
+    const normalised = normaliseGhanaCardNumber(idNumber);
+    if (!normalised.ok) throw new AppError("VALIDATION", "ghana card number not recognised", { fieldErrors: { idNumber: [normalised.message] } });
+    idNumber = normalised.value;
+  }
+  return computeIdNumberIndex(idNumber, keys);
+}
+
+/**
  * Exact search by ID number: normalise as the issuing form does (a Ghana Card typed any way
  * becomes GHA-XXXXXXXXX-X), take the keyed blind index, match it. The number itself is dropped
  * here: it is not logged, not audited (the audit says a search was made and how many matched)
@@ -25,13 +39,7 @@ export async function searchTokensByIdNumber(
   context: { staff: Staff; scope: BranchScope; requestId: string },
   input: z.output<typeof idNumberSearchSchema>,
 ): Promise<{ rows: ReviewTokenRow[]; isTruncated: boolean }> {
-  let idNumber = input.idNumber;
-  if (input.idType === "GHANA_CARD") {
-    const normalised = normaliseGhanaCardNumber(idNumber);
-    if (!normalised.ok) throw new AppError("VALIDATION", "ghana card number not recognised", { fieldErrors: { idNumber: [normalised.message] } });
-    idNumber = normalised.value;
-  }
-  const rows = await listTokensByIdNumberIndex(db, context.scope, computeIdNumberIndex(idNumber, keys), resultLimit + 1);
+  const rows = await listTokensByIdNumberIndex(db, context.scope, blindIndexOfSearchedIdNumber(input, keys), resultLimit + 1);
   await recordAuditEvent({
     action: reviewAuditActions.idSearched,
     actor: { userId: context.staff.userId, username: context.staff.username },

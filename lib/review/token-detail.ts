@@ -5,9 +5,10 @@ import type { Staff } from "@/lib/auth/types";
 import { recordAuditEvent } from "@/lib/audit";
 import { auditActionLabel } from "@/lib/audit/actions";
 import type { Database } from "@/lib/db/client";
-import { auditEvents, tokenEvents } from "@/lib/db/schema";
+import { auditEvents, authUsers, tokenEvents } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { decryptField, maskPhoneNumber, type PiiKeys } from "@/lib/pii";
+import { displayContact, erasedText } from "@/lib/compliance/erasure-note";
+import { decryptField, type PiiKeys } from "@/lib/pii";
 import { deriveTokenState } from "@/lib/tokens/state";
 import { factsFromRow } from "@/lib/watcher/token-facts";
 import { reviewAuditActions } from "./audit-actions";
@@ -31,6 +32,12 @@ export type ReviewTokenDetail = {
     /** The remote options that were on, in words. */
     optionsOn: string[];
     expiresAt: string | null;
+    consent: { attestedAt: string; wordingVersion: number } | null;
+    /** A legal hold exempts the token from erasure until released (issue 14). */
+    legalHold: { since: string; reason: string; byName: string | null } | null;
+    /** "erased on DATE under the retention policy", per group of data; null while held. */
+    identityErased: string | null;
+    contactErased: string | null;
   };
   events: ReviewTokenEvent[];
   access: ReviewAccessEvent[];
@@ -83,7 +90,17 @@ export async function openReviewTokenDetail(db: Database, context: { staff: Staf
       ...row,
       state,
       purpose: extra?.purpose ?? null,
-      smsSentTo: extra?.smsSentTo ? maskPhoneNumber(extra.smsSentTo) : null,
+      smsSentTo: extra ? displayContact(extra.smsSentToMasked, extra) : null,
+      consent:
+        extra?.consentAttestedAt && extra.consentWordingVersion !== null
+          ? { attestedAt: extra.consentAttestedAt.toISOString(), wordingVersion: extra.consentWordingVersion }
+          : null,
+      legalHold:
+        extra?.legalHoldAt && extra.legalHoldReason
+          ? { since: extra.legalHoldAt.toISOString(), reason: extra.legalHoldReason, byName: await staffNameOf(db, extra.legalHoldByUserId) }
+          : null,
+      identityErased: extra?.identityErasedAt ? erasedText(extra.identityErasedAt, extra.identityErasedUnder) : null,
+      contactErased: extra?.contactErasedAt ? erasedText(extra.contactErasedAt, extra.contactErasedUnder) : null,
       isEmailSent: extra?.isEmailSent ?? false,
       optionsOn: Object.entries(extra?.options ?? {})
         .filter(([, isOn]) => isOn === true)
@@ -115,6 +132,11 @@ export async function revealIdNumber(
   return db.transaction(async (tx) => {
     const [stored] = await tx.select({ encrypted: tokenRequests.idNumberEncrypted }).from(tokenRequests).where(eq(tokenRequests.id, row.id));
     if (!stored) throw new AppError("NOT_FOUND", `token request ${row.id} vanished`);
+    if (stored.encrypted === null) {
+      throw new AppError("CONFLICT", `token request ${row.id}: identity data erased`, {
+        userMessage: "The ID number of this token was erased under the retention policy: there is nothing to show.",
+      });
+    }
     const idNumber = decryptField(stored.encrypted, `token_requests.id_number:${row.id}`, keys);
     await recordAuditEvent(
       {
@@ -129,4 +151,10 @@ export async function revealIdNumber(
     );
     return { idNumber };
   });
+}
+
+async function staffNameOf(db: Database, userId: string | null): Promise<string | null> {
+  if (!userId) return null;
+  const [user] = await db.select({ name: authUsers.name }).from(authUsers).where(eq(authUsers.id, userId));
+  return user?.name ?? null;
 }

@@ -1,9 +1,13 @@
 import "server-only";
-import { and, asc, desc, eq, gte, like, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { branchScopeCondition, scopedBranchFilter, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Database } from "@/lib/db/client";
 import { authUsers, branches } from "@/lib/db/schema";
+import { displayContact, displayIdNumber } from "@/lib/compliance/erasure-note";
+import { computeReferenceIndex } from "@/lib/pii/blind-index";
+import type { PiiKeys } from "@/lib/pii/keys";
 import { maskIdNumber } from "@/lib/pii/mask";
+import { normaliseReference } from "@/lib/validation/text-fields";
 import { reviewIdTypeLabels, type ReviewFilters, type ReviewListQuery, type ReviewSortKey, type ReviewState } from "./filters";
 import { bankDayRange } from "./time";
 import { reviewStateSql, stateCondition, tokenRequests } from "./token-columns";
@@ -51,7 +55,7 @@ export type ReviewTokenPage = {
 export const countLimit = 10_000;
 
 /** The WHERE of a filtered, scoped token query. The branch filter is narrowed to the scope. */
-export function reviewConditions(scope: BranchScope, filters: ReviewFilters): SQL | undefined {
+export function reviewConditions(scope: BranchScope, filters: ReviewFilters, keys?: PiiKeys): SQL | undefined {
   const branchId = scopedBranchFilter(scope, filters.branch);
   const range = filters.from || filters.to ? bankDayRange(filters.from ?? "2000-01-01", filters.to ?? "2999-12-31") : null;
   return and(
@@ -64,7 +68,8 @@ export function reviewConditions(scope: BranchScope, filters: ReviewFilters): SQ
     filters.state?.length ? stateCondition(filters.state) : undefined,
     range && filters.from ? gte(tokenRequests.createdAt, range.start) : undefined,
     range && filters.to ? lt(tokenRequests.createdAt, range.end) : undefined,
-    filters.reference ? like(referenceC, `${escapeLike(filters.reference)}%`) : undefined,
+    // Exact match through the blind index: the reference is stored encrypted (ADR 0023).
+    filters.reference ? eq(tokenRequests.referenceIndex, referenceIndexOf(filters.reference, keys)) : undefined,
     filters.token ? eq(tokenRequests.token, filters.token.toUpperCase()) : undefined,
   );
 }
@@ -73,10 +78,12 @@ export function reviewConditions(scope: BranchScope, filters: ReviewFilters): SQ
  * The reference in byte order: the index on it (collation "C") serves both "starts with" and the
  * sort, whatever the database's own collation is.
  */
-const referenceC = sql<string>`(${tokenRequests.referenceId} collate "C")`;
+const referenceC = sql<string>`(${tokenRequests.referenceMasked} collate "C")`;
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+/** The filter's reference normalised as the form normalises it (a phone in its 10-digit form), then indexed. */
+function referenceIndexOf(typed: string, keys?: PiiKeys): string {
+  const normalised = normaliseReference(typed);
+  return computeReferenceIndex(normalised.ok ? normalised.value : typed, keys);
 }
 
 const rowColumns = {
@@ -85,7 +92,11 @@ const rowColumns = {
   kind: tokenRequests.kind,
   idType: tokenRequests.idType,
   idNumberLast4: tokenRequests.idNumberLast4,
-  reference: tokenRequests.referenceId,
+  reference: tokenRequests.referenceMasked,
+  identityErasedAt: tokenRequests.identityErasedAt,
+  identityErasedUnder: tokenRequests.identityErasedUnder,
+  contactErasedAt: tokenRequests.contactErasedAt,
+  contactErasedUnder: tokenRequests.contactErasedUnder,
   state: reviewStateSql,
   branchId: tokenRequests.branchId,
   branchCode: branches.code,
@@ -105,8 +116,12 @@ type RawRow = {
   token: string | null;
   kind: "fingerprint" | "remote";
   idType: keyof typeof reviewIdTypeLabels;
-  idNumberLast4: string;
-  reference: string;
+  idNumberLast4: string | null;
+  reference: string | null;
+  identityErasedAt: Date | string | null;
+  identityErasedUnder: string | null;
+  contactErasedAt: Date | string | null;
+  contactErasedUnder: string | null;
   state: ReviewState;
   branchId: string;
   branchCode: string;
@@ -137,8 +152,8 @@ function toRow(raw: RawRow): ReviewTokenRow {
     kind: raw.kind,
     idType: raw.idType,
     idTypeLabel: reviewIdTypeLabels[raw.idType],
-    maskedIdNumber: maskIdNumber(raw.idType, raw.idNumberLast4),
-    reference: raw.reference,
+    maskedIdNumber: displayIdNumber({ ...raw, identityErasedAt: toDate(raw.identityErasedAt) }, maskIdNumber),
+    reference: displayContact(raw.reference, { ...raw, contactErasedAt: toDate(raw.contactErasedAt) }) ?? "",
     state: raw.state,
     branchId: raw.branchId,
     branchCode: raw.branchCode,
@@ -179,8 +194,9 @@ function baseSelect(db: Database) {
     .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId));
 }
 
-export async function listReviewTokens(db: Database, scope: BranchScope, query: ReviewListQuery): Promise<ReviewTokenPage> {
-  const where = reviewConditions(scope, query);
+/** `keys` only for tests with keys of their own; the app's are the default. */
+export async function listReviewTokens(db: Database, scope: BranchScope, query: ReviewListQuery, keys?: PiiKeys): Promise<ReviewTokenPage> {
+  const where = reviewConditions(scope, query, keys);
   const [rows, counted] = await Promise.all([
     baseSelect(db)
       .where(where)

@@ -7,6 +7,7 @@ import { tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { AppError, isAppError, isUpstreamFault } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { getUpstreamClient, type UpstreamClient } from "@/lib/upstream";
+import { decryptField, encryptContactFields, getPiiKeys, piiContext } from "@/lib/pii";
 import { expiryOf } from "./lifetime";
 
 /**
@@ -101,7 +102,10 @@ export async function attachTokenFromSms(
           token,
           issuedAt,
           expiresAt: expiryOf(issuedAt),
-          smsSentTo: attempt.options?.sendSms ? attempt.phoneNumber : null,
+          // The SMS went to the customer's phone given on the form: its ciphertext is re-bound to sms_sent_to.
+          ...(attempt.options?.sendSms && attempt.phoneNumberEncrypted
+            ? encryptContactFields(tokenRequestId, { smsSentTo: decryptField(attempt.phoneNumberEncrypted, piiContext("phone_number", tokenRequestId)) }, getPiiKeys())
+            : { smsSentToMasked: null, smsSentToEncrypted: null }),
           isEmailSent: attempt.emailEncrypted !== null,
           nextPollAt: attachedAt,
           lastViewedAt: attachedAt,

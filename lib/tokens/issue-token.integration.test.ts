@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
 import { auditEvents, authUsers, branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { decryptField, keyIdOf, type PiiKeys } from "@/lib/pii";
+import { computeReferenceIndex, decryptField, keyIdOf, type PiiKeys } from "@/lib/pii";
 import type { UpstreamClient } from "@/lib/upstream";
 import { fingerprintTokenActionSchema, remoteTokenActionSchema } from "@/lib/validation";
 import { issueFingerprintToken, issueRemoteToken, type IssueDependencies, type TokenIssuer } from "./issue-token";
@@ -69,6 +69,8 @@ function fingerprintSubmission(overrides: Record<string, unknown> = {}) {
     ghanaCardNumber: newCardNumber(),
     referenceId: "0241234567",
     purpose: "Account opening",
+    consentAttested: true,
+    consentWordingVersion: 1,
     idempotencyKey: randomUUID(),
     ...overrides,
   });
@@ -115,6 +117,8 @@ describe("the bank's purpose policy", () => {
       captureLocation: false,
       captureHomeAddress: false,
       livenessOnly: false,
+      consentAttested: true,
+      consentWordingVersion: 1,
       idempotencyKey: randomUUID(),
     });
     const countRows = async () => (await opened.db.select({ id: tokenRequests.id }).from(tokenRequests)).length;
@@ -174,8 +178,67 @@ describe("issuing a fingerprint token", () => {
     const row = await rowOf(result.tokenRequestId);
     const stored = JSON.stringify(row);
     expect(stored).not.toContain(submission.ghanaCardNumber.slice(4, 13));
-    expect(decryptField(row.idNumberEncrypted, `token_requests.id_number:${row.id}`, keys)).toBe(submission.ghanaCardNumber);
+    expect(decryptField(row.idNumberEncrypted!, `token_requests.id_number:${row.id}`, keys)).toBe(submission.ghanaCardNumber);
     expect(row.idNumberLast4).toBe(submission.ghanaCardNumber.replace(/\D/g, "").slice(-4));
+  });
+});
+
+describe("the customer's consent (issue 14)", () => {
+  it("refuses a token without the teller's attestation, or under an outdated wording, writing nothing and calling nobody", async () => {
+    const countRows = async () => (await opened.db.select({ id: tokenRequests.id }).from(tokenRequests)).length;
+    const rowsBefore = await countRows();
+    const callsBefore = service.calls.length;
+    // A crafted call skips the schema: the use case refuses on its own.
+    const unattested = { ...fingerprintSubmission(), consentAttested: false };
+    const refused = (await issueFingerprintToken(unattested, issuer, "req", dependencies(service.upstream)).catch((error: unknown) => error)) as AppError;
+    expect(refused.code).toBe("VALIDATION");
+    expect(Object.keys(refused.fieldErrors ?? {})).toEqual(["consentAttested"]);
+    const outdated = (await issueFingerprintToken(fingerprintSubmission({ consentWordingVersion: 7 }), issuer, "req", dependencies(service.upstream)).catch(
+      (error: unknown) => error,
+    )) as AppError;
+    expect(outdated.fieldErrors?.consentAttested?.[0]).toMatch(/wording changed/);
+    expect(service.calls.length).toBe(callsBefore);
+    expect(await countRows()).toBe(rowsBefore);
+  });
+
+  it("records the attestation and the wording version on the token", async () => {
+    const result = await issueFingerprintToken(fingerprintSubmission(), issuer, "req", dependencies(service.upstream));
+    if (result.status !== "issued") throw new Error("expected issued");
+    const row = await rowOf(result.tokenRequestId);
+    expect(row.consentWordingVersion).toBe(1);
+    expect(row.consentAttestedAt).toBeInstanceOf(Date);
+  });
+});
+
+describe("phone numbers and reference encrypted (issue 12 finding 7)", () => {
+  it("stores only masked copies in clear, ciphertexts bound to the row, and a blind index of the reference", async () => {
+    const submission = remoteTokenActionSchema.parse({
+      idType: "GHANA_CARD",
+      ghanaCardNumber: newCardNumber(),
+      phoneNumber: "0245551234",
+      referenceId: "024 555 1234",
+      purpose: "KYC refresh",
+      email: "",
+      sendSms: true,
+      skipInstructions: false,
+      captureLocation: false,
+      captureHomeAddress: false,
+      livenessOnly: false,
+      consentAttested: true,
+      consentWordingVersion: 1,
+      idempotencyKey: randomUUID(),
+    });
+    const result = await issueRemoteToken(submission, issuer, "req", dependencies(service.upstream));
+    if (result.status !== "issued") throw new Error("expected issued");
+    const row = await rowOf(result.tokenRequestId);
+    expect(JSON.stringify(row)).not.toContain("5551234");
+    expect(JSON.stringify(row)).not.toContain("0245551234");
+    expect(row.referenceMasked).toBe("024 ••• 1234");
+    expect(row.phoneNumberMasked).toBe("024 ••• 1234");
+    expect(decryptField(row.phoneNumberEncrypted!, `token_requests.phone_number:${row.id}`, keys)).toBe("0245551234");
+    expect(decryptField(row.referenceEncrypted!, `token_requests.reference:${row.id}`, keys)).toBe("0245551234");
+    expect(row.referenceIndex).toBe(computeReferenceIndex("0245551234", keys));
+    if (row.smsSentToEncrypted) expect(decryptField(row.smsSentToEncrypted, `token_requests.sms_sent_to:${row.id}`, keys)).toMatch(/5551234$/);
   });
 });
 
@@ -278,6 +341,8 @@ describe("nothing lost", () => {
       captureLocation: false,
       captureHomeAddress: false,
       livenessOnly: false,
+      consentAttested: true,
+      consentWordingVersion: 1,
       idempotencyKey: randomUUID(),
     });
     const error = (await issueRemoteToken(submission, issuer, "r", dependencies(rejecting.upstream)).catch((caught: unknown) => caught)) as AppError;
@@ -347,6 +412,8 @@ describe("remote token view", () => {
       captureLocation: false,
       captureHomeAddress: false,
       livenessOnly: true,
+      consentAttested: true,
+      consentWordingVersion: 1,
       idempotencyKey: randomUUID(),
     });
     const result = await issueRemoteToken(submission, issuer, "r", dependencies(service.upstream));
@@ -356,7 +423,8 @@ describe("remote token view", () => {
     const row = await rowOf(result.tokenRequestId);
     expect(decryptField(row.dateOfBirthEncrypted!, `token_requests.date_of_birth:${row.id}`, keys)).toBe("1990-05-17");
     expect(JSON.stringify(row)).not.toContain("ama.mensah");
-    expect(row).toMatchObject({ phoneNumber: "0247654321", referenceId: "0247654321", smsSentTo: "0247654321", isEmailSent: true });
+    expect(row).toMatchObject({ phoneNumberMasked: "024 ••• 4321", referenceMasked: "024 ••• 4321", smsSentToMasked: "024 ••• 4321", isEmailSent: true });
+    expect(JSON.stringify(row)).not.toContain("7654321");
 
     const view = await getTokenRequestView({ kind: "branch", branchId: issuer.branch.id }, row.id, { db: opened.db, keys });
     expect(view).toMatchObject({

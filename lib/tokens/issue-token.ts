@@ -9,7 +9,8 @@ import { tokenEvents, tokenRequests, type RemoteTokenOptions, type TokenRequest 
 import { env } from "@/lib/env";
 import { AppError, errorCatalog, toAppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
-import { computeIdNumberIndex, computeRequestFingerprint, encryptField, getPiiKeys, lastFourOf, type PiiKeys } from "@/lib/pii";
+import { requireCurrentConsent } from "@/lib/compliance/consent";
+import { computeIdNumberIndex, computeRequestFingerprint, encryptContactFields, encryptField, getPiiKeys, lastFourOf, type PiiKeys } from "@/lib/pii";
 import { getUpstreamClient, type UpstreamClient } from "@/lib/upstream";
 import {
   idNumberOf,
@@ -84,7 +85,8 @@ type IssuePlan = {
   email?: string;
   /** The normalised request fields: equal fingerprints mean "the same submit". */
   requestFields: Record<string, unknown>;
-  row: { referenceId: string; purpose: string; branchName: string | null; phoneNumber: string | null; options: RemoteTokenOptions | null };
+  row: { reference: string; purpose: string; branchName: string | null; phoneNumber: string | null; options: RemoteTokenOptions | null };
+  consent: { attested: boolean; wordingVersion: number };
   callService: (upstream: UpstreamClient) => Promise<ServiceAnswer>;
 };
 
@@ -102,7 +104,8 @@ export async function issueFingerprintToken(
       idType: "GHANA_CARD",
       idNumber: values.ghanaCardNumber,
       requestFields: { ...values, branchName: issuer.branch.name },
-      row: { referenceId: values.referenceId, purpose: values.purpose, branchName: issuer.branch.name, phoneNumber: null, options: null },
+      row: { reference: values.referenceId, purpose: values.purpose, branchName: issuer.branch.name, phoneNumber: null, options: null },
+      consent: { attested: values.consentAttested, wordingVersion: values.consentWordingVersion },
       callService: async (upstream) => {
         const answer = await upstream.initiateFingerprintToken(request);
         return { token: answer.token, message: answer.message, smsSentTo: null, isEmailSent: false };
@@ -138,7 +141,8 @@ export async function issueRemoteToken(
       dateOfBirth: values.idType === "DRIVER_LICENCE" ? values.dateOfBirth : undefined,
       email: values.email,
       requestFields: values,
-      row: { referenceId: values.referenceId, purpose: values.purpose, branchName: null, phoneNumber: values.phoneNumber, options },
+      row: { reference: values.referenceId, purpose: values.purpose, branchName: null, phoneNumber: values.phoneNumber, options },
+      consent: { attested: values.consentAttested, wordingVersion: values.consentWordingVersion },
       callService: async (upstream) => {
         const answer = await upstream.initiateRemoteToken(request);
         return {
@@ -166,6 +170,9 @@ async function issueToken(
   const { db, keys } = deps;
   // The bank's purpose policy first: a refused combination writes nothing and calls nobody.
   const purpose = await requireAllowedPurpose(db, plan.row.purpose, plan.kind, plan.idType);
+  // Then the customer's consent, under the wording in force (issue 14): refused here, nothing is
+  // written and the service is never called.
+  const consentWordingVersion = await requireCurrentConsent(db, plan.consent);
   const requestFingerprint = computeRequestFingerprint({ kind: plan.kind, ...plan.requestFields }, keys);
   const attempt = { requestFingerprint, issuer, requestId };
 
@@ -197,8 +204,13 @@ async function issueToken(
         issuedByUserId: issuer.userId,
         branchId: issuer.branch.id,
         requestId,
-        ...plan.row,
+        purpose: plan.row.purpose,
+        branchName: plan.row.branchName,
+        options: plan.row.options,
+        ...encryptContactFields(id, { reference: plan.row.reference, phoneNumber: plan.row.phoneNumber }, keys),
         purposeId: purpose.id,
+        consentAttestedAt: deps.now(),
+        consentWordingVersion,
         idNumberEncrypted: encrypt("id_number", plan.idNumber)!,
         idNumberIndex,
         idNumberLast4: lastFourOf(plan.idNumber),
@@ -254,7 +266,7 @@ async function settleIssued(
           expiresAt: expiryOf(issuedAt),
           settledAt: issuedAt,
           upstreamMessage: answer.message ?? null,
-          smsSentTo: answer.smsSentTo,
+          ...encryptContactFields(id, { smsSentTo: answer.smsSentTo }, deps.keys),
           isEmailSent: answer.isEmailSent,
         })
         .where(eq(tokenRequests.id, id));

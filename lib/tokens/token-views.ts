@@ -6,7 +6,8 @@ import { getDb, type Database } from "@/lib/db/client";
 import { authUsers, branches, tokenRequests, type RemoteTokenOptions, type TokenRequest } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { decryptField, maskEmail, maskIdNumber, maskPhoneNumber, type PiiKeys } from "@/lib/pii";
+import { displayContact, displayIdNumber } from "@/lib/compliance/erasure-note";
+import { decryptField, maskEmail, maskIdNumber, type PiiKeys } from "@/lib/pii";
 import { idTypeLabels, type IdType } from "@/lib/validation";
 import { isErrorCode, userMessageForFailure } from "./issue-outcome";
 
@@ -68,8 +69,8 @@ function toSummary({ row, branchName, issuedByName }: SummaryRow, now: Date): To
     kind: row.kind,
     idType: row.idType,
     idTypeLabel: idTypeLabels[row.idType],
-    maskedIdNumber: maskIdNumber(row.idType, row.idNumberLast4),
-    referenceId: row.referenceId,
+    maskedIdNumber: displayIdNumber(row, maskIdNumber),
+    referenceId: displayContact(row.referenceMasked, row) ?? "",
     outcome: effectiveOutcome(row, now),
     token: row.token,
     createdAt: row.createdAt.toISOString(),
@@ -100,7 +101,7 @@ export async function getTokenRequestView(
 
   const { row } = found;
   const summary = toSummary(found, new Date());
-  const email = row.emailEncrypted && row.isEmailSent ? decryptField(row.emailEncrypted, `token_requests.email:${row.id}`, deps.keys) : null;
+  const email = row.emailEncrypted && row.isEmailSent && row.contactErasedAt === null ? decryptField(row.emailEncrypted, `token_requests.email:${row.id}`, deps.keys) : null;
   const failureMessage =
     summary.outcome === "issued" || summary.outcome === "pending"
       ? null
@@ -113,8 +114,8 @@ export async function getTokenRequestView(
     failureMessage,
     errorCode: row.errorCode,
     delivery: {
-      smsTo: row.smsSentTo ? maskPhoneNumber(row.smsSentTo) : null,
-      emailTo: email ? maskEmail(email) : null,
+      smsTo: displayContact(row.smsSentToMasked, row),
+      emailTo: email ? maskEmail(email) : row.isEmailSent ? displayContact(null, row) : null,
     },
     options: row.options,
   };

@@ -86,6 +86,8 @@ const remoteFormInput = fc
       captureLocation: fc.boolean(),
       captureHomeAddress: fc.boolean(),
       livenessOnly: fc.boolean(),
+      consentAttested: fc.constant(true),
+      consentWordingVersion: fc.integer({ min: 1, max: 50 }),
     }),
   )
   .map(({ idFields, ...rest }) => ({ ...rest, ...idFields }));
@@ -118,7 +120,13 @@ describe("every valid form value maps to a payload the sandbox accepts", () => {
   it("fingerprint tokens", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.record({ ghanaCardNumber: typedGhanaCard, referenceId: fc.oneof(typedMobile, freeText(64)), purpose: fc.oneof(fc.constant(""), freeText(120)) }),
+        fc.record({
+          ghanaCardNumber: typedGhanaCard,
+          referenceId: fc.oneof(typedMobile, freeText(64)),
+          purpose: fc.oneof(fc.constant(""), freeText(120)),
+          consentAttested: fc.constant(true),
+          consentWordingVersion: fc.integer({ min: 1, max: 50 }),
+        }),
         fc.constantFrom("Accra – Head Office", "Kumasi – Adum"),
         async (input, branchName) => {
           const parsed = fingerprintTokenFormSchema.safeParse(input);

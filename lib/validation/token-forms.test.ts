@@ -22,6 +22,8 @@ const common = {
   captureLocation: false,
   captureHomeAddress: false,
   livenessOnly: false,
+  consentAttested: true,
+  consentWordingVersion: 1,
 };
 
 function fieldErrorsOf(schema: z.ZodType, input: unknown): Record<string, string[]> {
@@ -50,7 +52,7 @@ describe("remoteTokenFormSchema", () => {
       phoneNumber: "123",
       email: "nope",
     });
-    expect(Object.keys(errors).sort()).toEqual(["dateOfBirth", "driverLicenceNumber", "email", "phoneNumber", "purpose", "referenceId"]);
+    expect(Object.keys(errors).sort()).toEqual(["consentAttested", "consentWordingVersion", "dateOfBirth", "driverLicenceNumber", "email", "phoneNumber", "purpose", "referenceId"]);
   });
 
   it("drops fields of another ID type", () => {
@@ -82,12 +84,26 @@ describe("remoteTokenFormSchema", () => {
   });
 });
 
+const consent = { consentAttested: true, consentWordingVersion: 1 };
+
+describe("consent (issue 14)", () => {
+  it("is required on both forms, with the wording version read out", () => {
+    const base = { ghanaCardNumber: "GHA-123456789-0", referenceId: "r", purpose: "KYC refresh" };
+    expect(Object.keys(fieldErrorsOf(fingerprintTokenFormSchema, { ...base, consentAttested: false, consentWordingVersion: 1 }))).toEqual(["consentAttested"]);
+    expect(Object.keys(fieldErrorsOf(fingerprintTokenFormSchema, { ...base, consentAttested: true, consentWordingVersion: 0 }))).toEqual(["consentWordingVersion"]);
+    expect(Object.keys(fieldErrorsOf(remoteTokenFormSchema, { ...common, referenceId: "r", idType: "VOTER", voterId: "1234567890", consentAttested: false }))).toEqual([
+      "consentAttested",
+    ]);
+  });
+});
+
 describe("fingerprintTokenFormSchema", () => {
   it("normalises, and requires a purpose (the bank's policy is per purpose)", () => {
-    expect(fingerprintTokenFormSchema.parse({ ghanaCardNumber: "1234567890", referenceId: "0241234567", purpose: " KYC refresh " })).toEqual({
+    expect(fingerprintTokenFormSchema.parse({ ghanaCardNumber: "1234567890", referenceId: "0241234567", purpose: " KYC refresh ", ...consent })).toEqual({
       ghanaCardNumber: "GHA-123456789-0",
       referenceId: "0241234567",
       purpose: "KYC refresh",
+      ...consent,
     });
     expect(fingerprintTokenFormSchema.safeParse({ ghanaCardNumber: "1234567890", referenceId: "0241234567", purpose: " " }).success).toBe(false);
   });
@@ -97,6 +113,7 @@ describe("fingerprintTokenFormSchema", () => {
       ghanaCardNumber: "GHA-123456789-0",
       referenceId: "r",
       purpose: "KYC refresh",
+      ...consent,
       idempotencyKey: "1b4e28ba-2fa1-41d2-883f-0016d3cca427",
     });
     expect(parsed.allowDuplicate).toBe(false);
@@ -107,7 +124,7 @@ describe("idNumberOf", () => {
   it("finds the ID number of each form", () => {
     const dl = remoteTokenFormSchema.parse({ ...common, referenceId: "r", idType: "DRIVER_LICENCE", driverLicenceNumber: "dl-1234", dateOfBirth: "1990-01-01" });
     expect(idNumberOf(dl)).toBe("DL-1234");
-    expect(idNumberOf(fingerprintTokenFormSchema.parse({ ghanaCardNumber: "GHA-123456789-0", referenceId: "r", purpose: "KYC refresh" }))).toBe("GHA-123456789-0");
+    expect(idNumberOf(fingerprintTokenFormSchema.parse({ ghanaCardNumber: "GHA-123456789-0", referenceId: "r", purpose: "KYC refresh", ...consent }))).toBe("GHA-123456789-0");
   });
 });
 
@@ -172,7 +189,7 @@ describe("toRemoteTokenRequest", () => {
 
 describe("toFingerprintTokenRequest", () => {
   it("adds the teller's branch", () => {
-    const values = fingerprintTokenFormSchema.parse({ ghanaCardNumber: "GHA-123456789-0", referenceId: "r", purpose: "KYC refresh" });
+    const values = fingerprintTokenFormSchema.parse({ ghanaCardNumber: "GHA-123456789-0", referenceId: "r", purpose: "KYC refresh", ...consent });
     expect(toFingerprintTokenRequest(values, "Kumasi – Adum")).toEqual({
       idNumber: "GHA-123456789-0",
       referenceId: "r",

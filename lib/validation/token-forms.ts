@@ -23,6 +23,24 @@ export const idTypeLabels: Record<IdType, string> = {
   DRIVER_LICENCE: "Driver licence",
 };
 
+// ─── Consent (issue 14) ──────────────────────────────────────────────────────────────────────────
+
+export const consentMessages = {
+  required: "Confirm that you told the customer what is checked and that they agreed. Without their consent no token is issued.",
+  wordingChanged: "The consent wording changed while this form was open. Read the new wording to the customer, then confirm again.",
+} as const;
+
+/**
+ * Both forms carry the teller's attestation that the customer was told what is checked and agreed,
+ * and which version of the wording they read out (the server checks it is the one in force).
+ */
+export const consentShape = {
+  consentAttested: z.boolean({ error: consentMessages.required }).refine((value) => value, { message: consentMessages.required }),
+  consentWordingVersion: z.number({ error: consentMessages.wordingChanged }).int().min(1, { message: consentMessages.wordingChanged }),
+};
+
+const emptyConsent = { consentAttested: false, consentWordingVersion: 0 };
+
 // ─── Fingerprint ─────────────────────────────────────────────────────────────────────────────────
 
 /**
@@ -34,12 +52,13 @@ export const fingerprintTokenFormSchema = z.object({
   ghanaCardNumber: ghanaCardNumberSchema,
   referenceId: referenceSchema,
   purpose: purposeSchema,
+  ...consentShape,
 });
 
 export type FingerprintTokenFormInput = z.input<typeof fingerprintTokenFormSchema>;
 export type FingerprintTokenForm = z.output<typeof fingerprintTokenFormSchema>;
 
-export const emptyFingerprintTokenForm: FingerprintTokenFormInput = { ghanaCardNumber: "", referenceId: "", purpose: "" };
+export const emptyFingerprintTokenForm: FingerprintTokenFormInput = { ghanaCardNumber: "", referenceId: "", purpose: "", ...emptyConsent };
 
 // ─── Remote ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -68,6 +87,7 @@ const remoteCommonShape = {
   captureLocation: z.boolean(),
   captureHomeAddress: z.boolean(),
   livenessOnly: z.boolean(),
+  ...consentShape,
 };
 
 /**
@@ -121,7 +141,7 @@ export const defaultRemoteOptions: Record<RemoteOptionName, boolean> = {
 };
 
 export function emptyRemoteTokenForm(idType: IdType = "GHANA_CARD"): RemoteTokenFormInput {
-  const common = { phoneNumber: "", referenceId: "", purpose: "", email: "", ...defaultRemoteOptions };
+  const common = { phoneNumber: "", referenceId: "", purpose: "", email: "", ...defaultRemoteOptions, ...emptyConsent };
   switch (idType) {
     case "GHANA_CARD":
       return { idType, ghanaCardNumber: "", ...common };

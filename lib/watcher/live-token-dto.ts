@@ -47,6 +47,8 @@ export type LiveTokenSummary = {
 
 export type LiveTokenDetail = LiveTokenSummary & {
   purpose: string | null;
+  /** The teller's attestation of the customer's consent (issue 14); null on tokens issued before it was recorded. */
+  consent: { attestedAt: string; wordingVersion: number } | null;
   branchName: string;
   lastCheckedAt: string | null;
   /** The service's latest answer about this token (its issuing answer before the first poll). */

@@ -5,7 +5,8 @@ import { assertInBranchScope, branchScopeCondition, type BranchScope } from "@/l
 import type { Database } from "@/lib/db/client";
 import { authUsers, branches, tokenEvents, tokenRequests, type TokenEvent, type TokenRequest } from "@/lib/db/schema";
 import { AppError, errorCatalog, type ErrorCode } from "@/lib/errors";
-import { decryptField, maskEmail, maskIdNumber, maskPhoneNumber } from "@/lib/pii";
+import { displayContact, displayIdNumber } from "@/lib/compliance/erasure-note";
+import { decryptField, maskEmail, maskIdNumber } from "@/lib/pii";
 import { deriveTokenState, tokenStateLabels, type FollowPolicy, type TokenStateName } from "@/lib/tokens/state";
 import { idTypeLabels } from "@/lib/validation";
 import type { LiveTokenDetail, LiveTokenEvent, LiveTokenResponse, LiveTokenSummary, TodayTokensResponse } from "./live-token-dto";
@@ -117,8 +118,8 @@ function toSummary({ row, tellerName }: Joined, viewer: LiveViewer, settings: Li
     kind: row.kind,
     idType: row.idType,
     idTypeLabel: idTypeLabels[row.idType],
-    maskedIdNumber: maskIdNumber(row.idType, row.idNumberLast4),
-    reference: row.referenceId,
+    maskedIdNumber: displayIdNumber(row, maskIdNumber),
+    reference: displayContact(row.referenceMasked, row) ?? "",
     state: derived.state,
     stateLabel: tokenStateLabels[derived.state],
     isFinal: derived.isFinal,
@@ -146,11 +147,17 @@ function toDetail(joined: Joined, events: TokenEvent[], viewer: LiveViewer, sett
   const isUnanswered = row.outcome !== "issued";
   const options = row.options;
   const email = row.emailEncrypted && (row.isEmailSent || isUnanswered) ? decryptField(row.emailEncrypted, `token_requests.email:${row.id}`) : null;
-  const smsMayHaveGoneTo = isUnanswered && options?.sendSms ? row.phoneNumber : null;
-  const smsWentTo = row.smsSentTo ?? smsMayHaveGoneTo;
+  // Only masked copies are stored in clear (ADR 0023); once erased they read "erased on …".
+  const smsMayHaveGoneTo = isUnanswered && options?.sendSms ? row.phoneNumberMasked : null;
+  const smsWentTo = displayContact(row.smsSentToMasked ?? smsMayHaveGoneTo, row);
+  const erasedEmail = row.isEmailSent && row.emailEncrypted === null ? displayContact(null, row) : null;
   return {
     ...summary,
     purpose: row.purpose,
+    consent:
+      row.consentAttestedAt && row.consentWordingVersion !== null
+        ? { attestedAt: row.consentAttestedAt.toISOString(), wordingVersion: row.consentWordingVersion }
+        : null,
     branchName: joined.branchName,
     lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
     // The issuing answer is the first word from the service about the token.
@@ -159,8 +166,8 @@ function toDetail(joined: Joined, events: TokenEvent[], viewer: LiveViewer, sett
     delivery:
       row.kind === "remote"
         ? {
-            maskedPhone: smsWentTo ? maskPhoneNumber(smsWentTo) : null,
-            maskedEmail: email ? maskEmail(email) : null,
+            maskedPhone: smsWentTo,
+            maskedEmail: email ? maskEmail(email) : erasedEmail,
             smsSent: Boolean(smsWentTo),
             isUnconfirmed: isUnanswered,
             options: options

@@ -38,25 +38,31 @@ export async function loadRestartValues(scope: BranchScope, id: string, kind: "f
   const { state } = deriveTokenState(factsFromRow(row), new Date(), watcherSettingsFrom(env()).follow);
   if (row.kind !== kind || !["expired", "failed", "invalid"].includes(state)) return null;
 
+  // Erased identity data cannot be restarted from: the teller types the customer's details again.
+  if (row.identityErasedAt !== null || row.idNumberEncrypted === null) return null;
   const decrypt = (column: string, stored: string | null) =>
     stored === null ? undefined : decryptField(stored, `token_requests.${column}:${row.id}`);
   const idNumber = decrypt("id_number", row.idNumberEncrypted) ?? "";
+  const reference = decrypt("reference", row.referenceEncrypted) ?? "";
+  // The consent is never carried over: the teller asks the customer again for the new token.
+  const consent = { consentAttested: false, consentWordingVersion: 0 };
 
   if (kind === "fingerprint") {
     return {
       kind,
       fromToken: row.token,
-      values: { ghanaCardNumber: idNumber, referenceId: row.referenceId, purpose: row.purpose ?? "" },
+      values: { ghanaCardNumber: idNumber, referenceId: reference, purpose: row.purpose ?? "", ...consent },
     };
   }
   const empty = emptyRemoteTokenForm(row.idType);
   const common = {
-    phoneNumber: row.phoneNumber ?? "",
-    referenceId: row.referenceId,
+    phoneNumber: decrypt("phone_number", row.phoneNumberEncrypted) ?? "",
+    referenceId: reference,
     purpose: row.purpose ?? "",
     email: decrypt("email", row.emailEncrypted) ?? "",
     ...defaultRemoteOptions,
     ...(row.options ?? {}),
+    ...consent,
   };
   const values: RemoteTokenFormInput = (() => {
     switch (empty.idType) {

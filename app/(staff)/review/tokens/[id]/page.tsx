@@ -2,6 +2,7 @@ import { ArrowLeft, Radio } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { LegalHoldCard } from "@/components/compliance/legal-hold-card";
 import { ReviewStateBadge } from "@/components/review/review-state-badge";
 import { RevealIdNumber } from "@/components/review/reveal-id-number";
 import { TokenAccessLog, TokenHistory } from "@/components/review/token-history";
@@ -17,7 +18,7 @@ import { REVIEW_PERMISSION } from "@/lib/review/access";
 import { reviewKindLabels } from "@/lib/review/filters";
 import { formatBankDateTime, formatDuration } from "@/lib/review/format";
 import { openReviewTokenDetail } from "@/lib/review/token-detail";
-import { revealIdNumberAction } from "./actions";
+import { placeLegalHoldAction, releaseLegalHoldAction, revealIdNumberAction } from "./actions";
 
 export const metadata: Metadata = { title: "Token history" };
 export const dynamic = "force-dynamic";
@@ -44,6 +45,7 @@ export default async function ReviewTokenPage({ params }: { params: Promise<{ id
     ["Branch", token.branchName],
     ["Reference", <span key="reference" className="break-all">{token.reference}</span>],
     ["Purpose", token.purpose ?? "—"],
+    ["Consent", token.consent ? `Attested by the teller (wording version ${token.consent.wordingVersion})` : "Not recorded (issued before consent was recorded)"],
     ...(token.kind === "remote"
       ? ([
           ["Link sent to", token.smsSentTo ? `${token.smsSentTo}${token.isEmailSent ? " and by e-mail" : ""}` : token.isEmailSent ? "E-mail only" : "Not sent by the service"],
@@ -81,7 +83,7 @@ export default async function ReviewTokenPage({ params }: { params: Promise<{ id
             <h2 id="customer-heading" className="mb-2 text-lg font-bold">
               Customer {token.idTypeLabel}
             </h2>
-            {hasPermission(staff.role, "ids.reveal") ? (
+            {hasPermission(staff.role, "ids.reveal") && !token.identityErased ? (
               <RevealIdNumber tokenRequestId={token.id} maskedIdNumber={token.maskedIdNumber} reveal={revealIdNumberAction} />
             ) : (
               <p className="font-mono text-xl">{token.maskedIdNumber}</p>
@@ -108,6 +110,15 @@ export default async function ReviewTokenPage({ params }: { params: Promise<{ id
             </h2>
             <TokenHistory events={detail.events} />
           </Card>
+          {hasPermission(staff.role, "customers.records") ? (
+            <LegalHoldCard
+              tokenRequestId={token.id}
+              hold={token.legalHold}
+              erased={{ identity: token.identityErased, contact: token.contactErased }}
+              place={placeLegalHoldAction}
+              release={releaseLegalHoldAction}
+            />
+          ) : null}
           <Card aria-labelledby="access-heading">
             <h2 id="access-heading" className="mb-1 text-lg font-bold">
               Opened in review

@@ -7,6 +7,7 @@ import { VerificationSlip } from "@/components/token-live/verification-slip";
 import { Button } from "@/components/ui/button";
 import { requirePermission } from "@/lib/auth/pages";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
+import { consentWordingByVersion } from "@/lib/compliance/consent";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { isAppError } from "@/lib/errors";
@@ -30,6 +31,7 @@ export default async function SlipPage({ params }: { params: Promise<{ id: strin
     },
   );
   if (!token.slipHref || !token.token) redirect(`/tokens/${id}`);
+  const consentWording = token.consent ? await consentWordingByVersion(await getDb(), token.consent.wordingVersion) : null;
 
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
@@ -58,6 +60,7 @@ export default async function SlipPage({ params }: { params: Promise<{ id: strin
           failureReason: token.result?.error ?? null,
           issuedAt: token.issuedAt,
           finishedAt: token.finishedAt,
+          consent: token.consent ? { ...token.consent, wording: consentWording } : null,
         }}
       />
     </div>

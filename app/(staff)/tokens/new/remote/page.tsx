@@ -6,6 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
+import { currentConsentWording } from "@/lib/compliance/consent";
 import { listPurposesFor } from "@/lib/compliance/purposes";
 import { env } from "@/lib/env";
 import { loadRestartValues } from "@/lib/watcher/restart-values";
@@ -32,7 +33,7 @@ export default async function NewRemoteTokenPage({ searchParams }: { searchParam
           The details of the earlier token{restart.fromToken ? ` ${restart.fromToken}` : ""} are filled in. Check them with the customer before issuing.
         </Alert>
       ) : null}
-      <RemoteTokenForm action={issueRemoteTokenAction} idempotencyKey={randomUUID()} purposes={purposes} issueTimeoutSeconds={Math.round(env().UPSTREAM_ISSUE_TIMEOUT_MS / 1000)} defaultValues={restart?.values} />
+      <RemoteTokenForm consent={await currentConsentWording()} action={issueRemoteTokenAction} idempotencyKey={randomUUID()} purposes={purposes} issueTimeoutSeconds={Math.round(env().UPSTREAM_ISSUE_TIMEOUT_MS / 1000)} defaultValues={restart?.values} />
     </div>
   );
 }

@@ -1,0 +1,13 @@
+"use server";
+
+import { defineAction } from "@/lib/actions";
+import { consentWordingInputSchema, publishConsentWording } from "@/lib/compliance/consent";
+
+/** Publishes a new consent wording as the next version (issue 14), audited with the text. */
+export const publishConsentWordingAction = defineAction(
+  { name: "consent.wording_publish", schema: consentWordingInputSchema, permission: "compliance.manage" },
+  async ({ input, staff, requestId }) => {
+    const published = await publishConsentWording({ userId: staff.userId, username: staff.username }, input.text, requestId);
+    return { version: published.version };
+  },
+);

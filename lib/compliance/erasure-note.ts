@@ -1,0 +1,42 @@
+/**
+ * What an erased field reads, everywhere it would show (issue 14): "erased on 3 Mar 2031 under the
+ * retention policy". Pure (no server import), so pages, the slip, exports and the customer's record
+ * all say it the same way.
+ */
+
+export const erasureBases = ["retention", "request"] as const;
+export type ErasureBasis = (typeof erasureBases)[number];
+
+const dayFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "Africa/Accra" });
+
+export function formatErasureDay(at: string | Date | number): string {
+  return dayFormat.format(at instanceof Date ? at : new Date(at));
+}
+
+export function erasedText(at: string | Date | number, under: string | null): string {
+  const basis = under === "request" ? "at the customer's request" : "under the retention policy";
+  return `erased on ${formatErasureDay(at)} ${basis}`;
+}
+
+/** An erased field's display, or the value when not erased: `{ erased: "erased on …" } | null`. */
+export function erasureNoteOf(at: Date | string | null, under: string | null): string | null {
+  return at === null ? null : erasedText(at, under);
+}
+
+type IdentityFacts = { idType: string; idNumberLast4: string | null; identityErasedAt: Date | string | null; identityErasedUnder: string | null };
+type ContactFacts = { contactErasedAt: Date | string | null; contactErasedUnder: string | null };
+
+/**
+ * The masked ID number, or what replaced it. `maskIdNumber` is passed in so that this module stays
+ * free of lib/pii's imports.
+ */
+export function displayIdNumber(row: IdentityFacts, mask: (idType: string, lastFour: string) => string): string {
+  if (row.idNumberLast4 !== null) return mask(row.idType, row.idNumberLast4);
+  return erasedText(row.identityErasedAt ?? new Date(0), row.identityErasedUnder);
+}
+
+/** A masked contact value (reference, phone), or what replaced it once erased; null when there never was one. */
+export function displayContact(masked: string | null, row: ContactFacts): string | null {
+  if (masked !== null) return masked;
+  return row.contactErasedAt === null ? null : erasedText(row.contactErasedAt, row.contactErasedUnder);
+}
