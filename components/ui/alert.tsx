@@ -2,7 +2,6 @@
 
 import { AlertTriangle, CheckCircle2, Info, XCircle } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
-import { formatSupportCode } from "@/lib/support/support-code";
 import { cn } from "./cn";
 
 const tones = {
@@ -61,7 +60,7 @@ export function Alert({ tone, title, children, className, attention, supportCode
         {children ? <div className="text-ink">{children}</div> : null}
         {supportCode ? (
           <p className="text-sm text-ink-muted" data-testid="support-code">
-            Reference for support: <span className="font-mono font-semibold tracking-wider text-ink">{formatSupportCode(supportCode)}</span>
+            Reference for support: <span className="font-mono font-semibold tracking-wider text-ink">{supportCode}</span>
           </p>
         ) : null}
       </div>

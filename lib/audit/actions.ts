@@ -25,6 +25,7 @@ export const auditActionLabels = {
   "review.exported_full_ids": "Token list exported with full ID numbers",
   "audit.exported": "Audit trail exported",
   "review.reconciliation_printed": "Reconciliation sheet printed",
+  "review.reconciliation_signed_off": "Reconciliation sheet signed off",
   // Compliance (issue 14, lib/compliance).
   "purpose.create": "Purpose added",
   "purpose.update": "Purpose policy changed",

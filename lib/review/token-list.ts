@@ -6,6 +6,7 @@ import { authUsers, branches } from "@/lib/db/schema";
 import { maskIdNumber } from "@/lib/pii/mask";
 import { reviewIdTypeLabels, type ReviewFilters, type ReviewListQuery, type ReviewSortKey, type ReviewState } from "./filters";
 import { bankDayRange } from "./time";
+import { failureReasonOf } from "./failure-reason";
 import { reviewStateSql, stateCondition, tokenRequests } from "./token-columns";
 
 /**
@@ -34,6 +35,8 @@ export type ReviewTokenRow = {
   secondsToResult: number | null;
   transactionNumber: string | null;
   errorCode: string | null;
+  /** Why it did not succeed (the service's failure text, or the issuing error's copy): lib/review/failure-reason.ts. */
+  failureReason: string | null;
 };
 
 export type ReviewTokenPage = {
@@ -98,6 +101,7 @@ const rowColumns = {
   msToResult: tokenRequests.msToResult,
   transactionNumber: tokenRequests.transactionNumber,
   errorCode: tokenRequests.errorCode,
+  resultError: tokenRequests.resultError,
 };
 
 type RawRow = {
@@ -119,6 +123,7 @@ type RawRow = {
   msToResult: number | null;
   transactionNumber: string | null;
   errorCode: string | null;
+  resultError: string | null;
 };
 
 // Raw SQL selections come back as strings on one driver and Dates on the other: one conversion.
@@ -151,6 +156,7 @@ function toRow(raw: RawRow): ReviewTokenRow {
     secondsToResult: raw.msToResult === null ? null : Math.round(raw.msToResult / 1000),
     transactionNumber: raw.transactionNumber,
     errorCode: raw.errorCode,
+    failureReason: failureReasonOf(raw),
   };
 }
 

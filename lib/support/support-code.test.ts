@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatSupportCode, isSupportCode, newSupportCode, parseSupportCode, supportCodeAlphabet } from "./support-code";
+import { isSupportCode, newSupportCode, parseSupportCode, supportCodeAlphabet } from "./support-code";
 
 describe("support code", () => {
   it("is 8 characters of an alphabet without look-alikes", () => {
@@ -34,13 +34,10 @@ describe("support code", () => {
     expect(code).toBe(`${supportCodeAlphabet[0]}${supportCodeAlphabet[25]}${supportCodeAlphabet[0]}${supportCodeAlphabet[1]}${supportCodeAlphabet[2]}${supportCodeAlphabet[3]}${supportCodeAlphabet[4]}${supportCodeAlphabet[5]}`);
   });
 
-  it("is shown in two groups and read back in any form", () => {
-    expect(formatSupportCode("K7QXM4PA")).toBe("K7QX-M4PA");
+  it("is read back in any form", () => {
     expect(parseSupportCode(" k7qx-m4pa ")).toBe("K7QXM4PA");
     expect(parseSupportCode("K7QX M4PA")).toBe("K7QXM4PA");
     expect(parseSupportCode("K7QX-M4P0")).toBeNull();
     expect(parseSupportCode("2f1c7a0e-9a44-4a7e-9a1e-3c1f0c9d2b11")).toBeNull();
-    // An old-style id is shown as it is.
-    expect(formatSupportCode("2f1c7a0e-9a44")).toBe("2f1c7a0e-9a44");
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The request id every server action and route handler logs under, short enough to read out on
  * the phone: 8 characters from an alphabet with no look-alikes (no 0/O, 1/I/L, U, 5/S, 2/Z), so
- * "Reference for support: K7QX-M4PA" is typed into a log search without a second guess. It is
- * grouped 4+4 on screen only; the logs and the database carry the 8 characters (ADR 0029).
+ * "Reference for support: K7QXM4PA" is typed into a log search without a second guess. The
+ * screen shows exactly what the logs and the audit trail carry, no grouping dash (ADR 0029).
  */
 export const supportCodeAlphabet = "346789ABCDEFGHJKMNPQRTVWXY";
 export const supportCodeLength = 8;
@@ -23,11 +23,6 @@ export function newSupportCode(random: (bytes: Uint8Array) => Uint8Array = (byte
     }
   }
   return code;
-}
-
-/** As shown to staff: two groups of four ("K7QX-M4PA"). */
-export function formatSupportCode(code: string): string {
-  return isSupportCode(code) ? `${code.slice(0, 4)}-${code.slice(4)}` : code;
 }
 
 /** What staff read back, in any case, with or without the dash or spaces → the logged code, or null. */
