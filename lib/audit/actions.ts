@@ -17,6 +17,10 @@ export const auditActionLabels = {
   "branch.create": "Branch created",
   "branch.rename": "Branch renamed",
   "token.active_token_warning": "Warned of an active token for the same ID number",
+  "token.issue": "Token requested",
+  "token.attached_from_sms": "Token entered from the customer's SMS",
+  "token.sms_token_refused": "Token from an SMS refused",
+  "token.slip_printed": "Verification slip printed",
   // Supervisor review (issue 7, lib/review/audit-actions.ts).
   "token.viewed_by_supervisor": "Token opened by a supervisor",
   "token.id_revealed": "ID number revealed",
