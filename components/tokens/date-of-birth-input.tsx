@@ -22,21 +22,23 @@ export function DateOfBirthInput<Values extends FieldValues>({
   describedBy: string | undefined;
   isInvalid: boolean;
 }) {
-  const { field } = useController({ name, control });
-  const [shown, setShown] = useState(() => isoToDayMonthYear(typeof field.value === "string" ? field.value : ""));
+  const {
+    field: { ref, name: fieldName, value, onChange, onBlur, disabled },
+  } = useController({ name, control });
+  const [shown, setShown] = useState(() => isoToDayMonthYear(typeof value === "string" ? value : ""));
   return (
     <Input
       id={id}
-      ref={field.ref}
-      name={field.name}
+      ref={ref}
+      name={fieldName}
       value={shown}
       onChange={(event) => {
         const masked = maskDayMonthYear(event.target.value);
         setShown(masked);
-        field.onChange(dayMonthYearToIso(masked));
+        onChange(dayMonthYearToIso(masked));
       }}
-      onBlur={field.onBlur}
-      disabled={field.disabled}
+      onBlur={onBlur}
+      disabled={disabled}
       inputMode="numeric"
       placeholder="DD/MM/YYYY"
       maxLength={10}
