@@ -1,3 +1,4 @@
+import { fingerprintWaitingLabel } from "@/lib/tokens/state";
 import { newCustomer } from "./support/customers";
 import { expect, test } from "./support/session";
 import { actOnScanner, forbidReloads, issueFingerprintToken, LIVE_TIMEOUT, sandboxToken } from "./live-support";
@@ -7,7 +8,7 @@ test("fingerprint token: QR code for the device, the scanner simulator's match s
   const assertNoReload = await forbidReloads(page);
   await expect(page.getByTestId("token-qr")).toBeVisible();
   await expect(page.getByTestId("token-qr")).toHaveAttribute("aria-label", `QR code of token ${token}`);
-  await expect(page.getByTestId("state-badge")).toHaveText("Waiting for customer");
+  await expect(page.getByTestId("state-badge")).toHaveText(fingerprintWaitingLabel);
   await page.screenshot({ path: "/tmp/live-fingerprint-waiting.png" });
 
   await actOnScanner(browser, token, "SUCCESSFUL");

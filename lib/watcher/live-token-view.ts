@@ -6,7 +6,7 @@ import type { Database } from "@/lib/db/client";
 import { authUsers, branches, tokenEvents, tokenRequests, type TokenEvent, type TokenRequest } from "@/lib/db/schema";
 import { AppError, errorCatalog, type ErrorCode } from "@/lib/errors";
 import { decryptField, maskEmail, maskIdNumber, maskPhoneNumber } from "@/lib/pii";
-import { deriveTokenState, tokenStateLabels, type FollowPolicy, type TokenStateName } from "@/lib/tokens/state";
+import { deriveTokenState, tokenStateLabelFor, type FollowPolicy, type TokenStateName } from "@/lib/tokens/state";
 import { idTypeLabels } from "@/lib/validation";
 import type { LiveTokenDetail, LiveTokenEvent, LiveTokenResponse, LiveTokenSummary, TodayTokensResponse } from "./live-token-dto";
 import { factsFromRow, pendingLimitMs } from "./token-facts";
@@ -120,7 +120,7 @@ function toSummary({ row, tellerName }: Joined, viewer: LiveViewer, settings: Li
     maskedIdNumber: maskIdNumber(row.idType, row.idNumberLast4),
     reference: row.referenceId,
     state: derived.state,
-    stateLabel: tokenStateLabels[derived.state],
+    stateLabel: tokenStateLabelFor(derived.state, row.kind),
     isFinal: derived.isFinal,
     outcomeUnknownReason: derived.outcomeUnknownReason ?? null,
     serviceProblem: derived.serviceProblem
