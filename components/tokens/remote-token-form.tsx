@@ -294,7 +294,7 @@ export function RemoteTokenForm({
         />
 
         {/* Always in reach: the Issue button stays on screen however long the form is. */}
-        <div className="sticky bottom-0 z-10 -mx-2 flex flex-wrap items-center justify-end gap-x-4 gap-y-2 border-t border-line bg-surface/95 px-2 py-3 backdrop-blur" data-testid="issue-bar">
+        <div data-sticky-action-bar className="sticky bottom-0 z-10 -mx-2 flex flex-wrap items-center justify-end gap-x-4 gap-y-2 border-t border-line bg-surface/95 px-2 py-3 backdrop-blur" data-testid="issue-bar">
           <IssueProgress sendingSince={issuing.sendingSince} timeoutSeconds={issueTimeoutSeconds} />
           <Button type="submit" size="lg" isBusy={isBusy} className="w-full sm:w-auto">
             {isBusy ? null : <Send aria-hidden className="size-5" />}
