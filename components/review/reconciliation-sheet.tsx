@@ -3,7 +3,8 @@ import type { ReactNode } from "react";
 import { ReviewStateBadge } from "./review-state-badge";
 import { NumberCell, Table, TableBody, TableCaption, TableCell, TableFoot, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { formatBankDateTime, formatCount, formatLongDay } from "@/lib/review/format";
-import { reconciliationStateColumns, type ReconciliationSheet as Sheet } from "@/lib/review/reconciliation";
+import type { ReconciliationSheet as Sheet } from "@/lib/review/reconciliation";
+import { reconciliationStateColumns } from "@/lib/review/reconciliation-columns";
 
 /** Requests first, then the seven states each request ends in: every row adds up to its requests. */
 const countColumns = [["requests", "Requests"], ...reconciliationStateColumns] as const;

@@ -20,20 +20,7 @@ import { listReviewTokensWhere, type ReviewTokenRow } from "./token-list";
 
 export type ReconciliationTeller = FigureCounts & { tellerId: string; tellerName: string; finished: number };
 
-/**
- * The sheet's count columns, in order. Every request ends in exactly one of the seven states, so
- * each row's "Requests" is the sum of the other columns, and the branch total is the sum of the
- * rows — the sheet adds up across and down (checked by e2e/review-reconciliation.spec.ts).
- */
-export const reconciliationStateColumns = [
-  ["successful", "Successful"],
-  ["failed", "Failed"],
-  ["expired", "Expired"],
-  ["invalid", "Invalid"],
-  ["open", "Still open"],
-  ["outcomeUnknown", "Outcome unknown"],
-  ["notIssued", "Not issued"],
-] as const;
+export { reconciliationStateColumns } from "./reconciliation-columns";
 
 /** The latest on-screen sign-off of a branch's day, read back from the audit trail. */
 export type ReconciliationSignOff = {
