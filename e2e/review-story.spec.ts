@@ -155,8 +155,8 @@ test("a branch supervisor's figures are per teller, can be ordered by success ra
   const page = await pageAs(browser, "supervisor.kumasi");
   await requireDemoData(page);
   await page.goto(`/review/figures?from=${day(-29)}&to=${day(0)}`);
-  await expect(page.getByLabel("Per")).toHaveValue("teller");
-  await page.getByLabel("Order").selectOption("successRate");
+  await expect(page.getByRole("combobox", { name: "Per", exact: true })).toHaveValue("teller");
+  await page.getByRole("combobox", { name: "Order", exact: true }).selectOption("successRate");
   await page.getByRole("button", { name: "Show figures" }).click();
   await expect(page).toHaveURL(/sort=successRate/);
   const rates = await page
