@@ -186,7 +186,8 @@ test("the audit trail filters by staff member and event through its form, and ex
   expect(await rows.evaluateAll((all) => all.map((row) => row.getAttribute("data-action")))).toEqual(
     Array.from({ length: await rows.count() }, () => "review.exported"),
   );
-  for (const who of await rows.locator("td:nth-child(2)").allTextContents()) expect(who).toBe("supervisor.kumasi");
+  // "Who" names the staff member, with the username under the name.
+  for (const who of await rows.locator("td:nth-child(2)").allTextContents()) expect(who).toBe(`${demoAccount("supervisor.kumasi").name}supervisor.kumasi`);
 
   // Read-only: no control on the page changes an event.
   await expect(page.getByRole("button", { name: /delete|edit|remove/i })).toHaveCount(0);
