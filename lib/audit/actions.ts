@@ -21,6 +21,8 @@ export const auditActionLabels = {
   "token.attached_from_sms": "Token entered from the customer's SMS",
   "token.sms_token_refused": "Token from an SMS refused",
   "token.slip_printed": "Verification slip printed",
+  "token.finished": "Token ended",
+  "token.state_changed": "Token state changed",
   // Supervisor review (issue 7, lib/review/audit-actions.ts).
   "token.viewed_by_supervisor": "Token opened by a supervisor",
   "token.id_revealed": "ID number revealed",

@@ -15,6 +15,13 @@ describe("token history sentences", () => {
     expect(describeTokenEvent({ type: "issue.attached_from_sms", details: { attachedBy: "teller.accra" } }, context).text).toBe("Ama Mensah entered token X7Q3BMSA from the customer's SMS");
   });
 
+  it("reads the watcher's events (watch.*) like the others", () => {
+    expect(describeTokenEvent({ type: "watch.state_changed", details: { from: "in_progress", to: "failed", error: "Verification Unsuccesful" } }, context).text).toBe(
+      "The service reported Failed: Verification Unsuccesful",
+    );
+    expect(describeTokenEvent({ type: "watch.service_unreachable", details: { code: "UPSTREAM_TIMEOUT" } }, context).text).toBe("The verification service stopped answering");
+  });
+
   it("never shows a raw code", () => {
     const events = [
       { type: "issue.requested", details: {} },
@@ -47,6 +54,12 @@ describe("audit sentences", () => {
     });
     expect(describeAuditEvent({ ...base, actorName: "Ama Mensah", action: "token.issue", details: { outcome: "issued" } }).text).toBe("Ama Mensah issued token X7Q3BMSA");
     expect(describeAuditEvent({ ...base, action: "token.issue", details: { outcome: "outcome_unknown", errorCode: "UPSTREAM_TIMEOUT" } }).text).not.toMatch(rawCodes);
+  });
+
+  it("tells the watcher's record of a token's end as the service's report", () => {
+    const sentence = describeAuditEvent({ ...base, actorName: null, actorLabel: "watcher", action: "token.finished", details: { from: "in_progress", to: "failed", error: "Verification Unsuccesful" } });
+    expect(sentence.text).toBe("Token X7Q3BMSA: the service reported Failed: Verification Unsuccesful");
+    expect(sentence.tokenRequestId).toBe("4d1c");
   });
 
   it("says who signed the day off", () => {

@@ -28,6 +28,8 @@ export const auditActionsToldInFull: ReadonlySet<string> = new Set([
   "token.slip_printed",
   "review.reconciliation_printed",
   "review.reconciliation_signed_off",
+  "token.finished",
+  "token.state_changed",
 ]);
 
 function copyOf(code: unknown): string | undefined {
@@ -49,8 +51,10 @@ export type HistoryContext = {
 /** One event of a token's history as a sentence. */
 export function describeTokenEvent(event: { type: string; details: Record<string, unknown> }, context: HistoryContext): Sentence {
   const d = event.details;
+  // The watcher writes its events as `watch.state_changed`, `watch.service_unreachable`, …
+  const type = event.type.startsWith("watch.") ? event.type.slice("watch.".length) : event.type;
   const kindWord = context.kind === "fingerprint" ? "fingerprint" : "remote";
-  switch (event.type) {
+  switch (type) {
     case "issue.requested":
       return { text: `${context.tellerName} asked the service for a ${kindWord} token`, tone: "neutral", detail: d.allowDuplicate === true ? "Issued deliberately while the customer had another active token." : undefined };
     case "issue.issued": {
@@ -78,7 +82,7 @@ export function describeTokenEvent(event: { type: string; details: Record<string
     case "state_changed":
       return describeStateChange(d, context);
     default:
-      return { text: event.type.replace(/[._]/g, " "), tone: "neutral" };
+      return { text: type.replace(/[._]/g, " "), tone: "neutral" };
   }
 }
 
@@ -120,7 +124,8 @@ export type AuditSentenceRow = {
 
 /** One audit event as a sentence, naming the staff member and the token. */
 export function describeAuditEvent(row: AuditSentenceRow): Sentence {
-  const who = row.actorName ?? row.actorLabel ?? "Veridesk";
+  // Events of the background watcher have no staff member: Veridesk itself recorded them.
+  const who = row.actorName ?? (row.actorLabel === "watcher" ? "Veridesk" : row.actorLabel) ?? "Veridesk";
   const d = row.details;
   const tokenRequestId = row.subjectType === "token_request" && row.subjectId ? row.subjectId : undefined;
   const token = tokenWord(row.subjectToken ?? (typeof d.token === "string" ? d.token : null));
@@ -141,6 +146,14 @@ export function describeAuditEvent(row: AuditSentenceRow): Sentence {
       return { text: `${who} entered ${token} from the customer's SMS`, tone: "info", tokenRequestId };
     case "token.slip_printed":
       return { text: `${who} printed the slip of ${token}`, tone: "neutral", tokenRequestId };
+    case "token.finished":
+    case "token.state_changed": {
+      const change = describeStateChange(d, { tellerName: who, token: row.subjectToken, kind: "remote", namesByUsername: {} });
+      const lead = row.subjectToken ? `Token ${row.subjectToken}: ` : "";
+      return { ...change, text: `${lead}${lead ? change.text.charAt(0).toLowerCase() + change.text.slice(1) : change.text}`, tokenRequestId };
+    }
+    case "branch.create":
+      return { text: `${who} added the branch ${typeof d.name === "string" ? d.name : ""}${typeof d.code === "string" ? ` (${d.code})` : ""}`.trim(), tone: "neutral" };
     case "review.reconciliation_printed":
       return { text: `${who} printed the end-of-day sheet for ${String(d.day ?? "")}`, tone: "neutral" };
     case "review.reconciliation_signed_off":
