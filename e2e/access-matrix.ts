@@ -140,6 +140,7 @@ export const actions: ActionEntry[] = [
   { file: "app/(staff)/tokens/[id]/actions.ts", name: "attachSmsTokenAction", audience: holders("tokens.recover"), isSafeToProbe: true },
   { file: "app/(staff)/review/actions.ts", name: "searchByIdNumberAction", audience: holders("tokens.export"), isSafeToProbe: true },
   { file: "app/(staff)/review/reconciliation/actions.ts", name: "recordReconciliationPrintedAction", audience: holders("tokens.export"), isSafeToProbe: true },
+  { file: "app/(staff)/review/reconciliation/actions.ts", name: "signOffReconciliationAction", audience: holders("tokens.export"), isSafeToProbe: true },
   { file: "app/(staff)/review/tokens/[id]/actions.ts", name: "revealIdNumberAction", audience: holders("ids.reveal"), isSafeToProbe: true },
   { file: "app/(staff)/review/tokens/[id]/actions.ts", name: "placeLegalHoldAction", audience: holders("customers.records"), isSafeToProbe: true },
   { file: "app/(staff)/review/tokens/[id]/actions.ts", name: "releaseLegalHoldAction", audience: holders("customers.records"), isSafeToProbe: true },

@@ -68,7 +68,7 @@ for (const { mode, code } of definiteFaults) {
     await expectFormStillFilled(page, customer, reference);
     if (mode === "502-html") await page.screenshot({ path: "/tmp/tokens-fault-502.png", fullPage: true });
     // The reference the teller reads to support finds the service call in the server log.
-    const supportReference = /Reference for support: (\S+)/.exec((await alert.textContent()) ?? "")?.[1];
+    const supportReference = /Reference for support: (\S+)/.exec((await page.getByTestId("support-code").textContent()) ?? "")?.[1];
     expect(supportReference).toBeDefined();
     await expect
       .poll(() => serverLogLines().some((line) => line.msg === "upstream call failed" && line.requestId === supportReference && line.errorCode === code))

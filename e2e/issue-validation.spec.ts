@@ -2,7 +2,7 @@ import type { Page, Request } from "@playwright/test";
 import { newCustomer } from "./support/customers";
 import { callAction, captureNextAction, readActionResult, type CapturedAction } from "./support/server-actions";
 import { expect, test } from "./support/session";
-import { attestAndSubmit, chooseIdType, choosePurpose, fillContact, openRemoteForm } from "./support/token-forms";
+import { attestAndSubmit, chooseIdType, choosePurpose, fillContact, openMoreOptions, openRemoteForm } from "./support/token-forms";
 
 /**
  * Bad input of every field gets a clear message in the browser, and the same input sent straight
@@ -113,6 +113,7 @@ test("every bad field gets the same message in the browser and from the server",
 test("a link that goes nowhere is refused on both sides", async ({ page }) => {
   await fillValidRemote(page);
   await page.getByLabel("E-mail").fill("");
+  await openMoreOptions(page);
   await page.getByLabel("Send the link by SMS").uncheck();
   await attestAndSubmit(page, "Issue remote token");
   const shown = await readFieldError(page, "sendSms");

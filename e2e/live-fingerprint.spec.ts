@@ -1,3 +1,4 @@
+import { fingerprintWaitingLabel } from "@/lib/tokens/state";
 import { newCustomer } from "./support/customers";
 import { expect, test } from "./support/session";
 import { actOnScanner, forbidReloads, issueFingerprintToken, LIVE_TIMEOUT, sandboxToken } from "./live-support";
@@ -7,7 +8,7 @@ test("fingerprint token: QR code for the device, the scanner simulator's match s
   const assertNoReload = await forbidReloads(page);
   await expect(page.getByTestId("token-qr")).toBeVisible();
   await expect(page.getByTestId("token-qr")).toHaveAttribute("aria-label", `QR code of token ${token}`);
-  await expect(page.getByTestId("state-badge")).toHaveText("Waiting for customer");
+  await expect(page.getByTestId("state-badge")).toHaveText(fingerprintWaitingLabel);
   await page.screenshot({ path: "/tmp/live-fingerprint-waiting.png" });
 
   await actOnScanner(browser, token, "SUCCESSFUL");
@@ -25,10 +26,19 @@ test("fingerprint token: QR code for the device, the scanner simulator's match s
   await expect(slip).toContainText(token);
   await expect(slip).toContainText((await sandboxToken(token)).result!.transactionNumber);
   await expect(slip).toContainText("Kumasi – Adum");
+  await expect(page.getByRole("heading", { level: 1, name: "Identity verification slip" })).toBeVisible();
+  await expect(slip).toContainText("replaces a photocopy");
+  // "Printed <time>" is for paper, stamped when printed, never shown before.
+  const printedAt = page.getByTestId("slip-printed-at");
+  await expect(printedAt).toBeHidden();
+  await expect(printedAt).toHaveAttribute("data-printed-at", "");
   const recorded = page.waitForRequest((request) => request.url().endsWith("/slip-printed") && request.method() === "POST");
   await page.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
   expect((await (await recorded).response())?.status()).toBe(204);
   await page.screenshot({ path: "/tmp/live-slip-screen.png" });
   await page.emulateMedia({ media: "print" });
+  await expect(printedAt).toBeVisible();
+  await expect(printedAt).toContainText("Printed");
+  expect(Date.now() - Date.parse((await printedAt.getAttribute("data-printed-at"))!)).toBeLessThan(60_000);
   await page.screenshot({ path: "/tmp/live-slip-print.png", fullPage: true });
 });

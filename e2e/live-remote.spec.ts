@@ -50,6 +50,14 @@ test("remote token: a failed verification shows the service's error text and off
   await page.screenshot({ path: "/tmp/live-remote-failed.png" });
   await assertNoReload();
 
+  // The failed slip records the attempt and its reason; it does not stand in for a photocopy.
+  await page.goto(`/tokens/${id}/slip`);
+  const slip = page.getByTestId("verification-slip");
+  await expect(page.getByRole("heading", { level: 1, name: "Identity verification slip" })).toBeVisible();
+  await expect(slip.getByTestId("slip-failure-reason")).toContainText("Face does not match the ID photo");
+  await expect(slip).not.toContainText("photocopy");
+  await page.goto(`/tokens/${id}`);
+
   // New token for this customer: the same form, filled in from the server, nothing of theirs in the URL.
   await page.getByTestId("new-token-for-customer").click();
   await page.waitForURL(`**/tokens/new/remote?from=${id}`);

@@ -1,3 +1,4 @@
+import { fingerprintWaitingLabel } from "@/lib/tokens/state";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -71,7 +72,7 @@ test("a token issued before the app was killed gets its result after the restart
   await signInWithForm(page, "teller.kumasi", demoAccount("teller.kumasi").password);
   await expect(page).toHaveURL(`${appUrl}/`);
   const { token } = await issueFingerprintToken(page, newCustomer());
-  await expect(page.getByTestId("state-badge")).toHaveText("Waiting for customer");
+  await expect(page.getByTestId("state-badge")).toHaveText(fingerprintWaitingLabel);
 
   // The server dies on the spot; its supervisor (serve-app) ends with it.
   const groups = nextServerGroups();

@@ -1,3 +1,4 @@
+import { fingerprintWaitingLabel } from "@/lib/tokens/state";
 import type { BrowserContext } from "@playwright/test";
 import { newCustomer } from "./support/customers";
 import { expect, test } from "./support/session";
@@ -44,7 +45,7 @@ test("20 viewers of a token cost the service no more status calls per minute tha
   const windowStart = Date.now();
   await page.waitForTimeout(WINDOW_MS);
   const windowEnd = Date.now();
-  for (const context of contexts) await expect(context.pages()[0]!.getByTestId("state-badge")).toHaveText("Waiting for customer");
+  for (const context of contexts) await expect(context.pages()[0]!.getByTestId("state-badge")).toHaveText(fingerprintWaitingLabel);
   await contexts[0]!.pages()[0]!.screenshot({ path: "/tmp/live-viewer-1-of-20.png" });
 
   const inWindow = async (token: string) =>

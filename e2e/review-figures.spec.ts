@@ -35,6 +35,7 @@ function countRows(rows: ExportRow[]) {
   const finalIssued = issued.filter((row) => ["successful", "failed", "expired", "invalid", "outcome_unknown"].some((state) => row.state === reviewStateLabels[state as keyof typeof reviewStateLabels]));
   const successful = inState("successful");
   return {
+    requests: rows.length,
     issued: issued.length,
     successful,
     failed: inState("failed"),
@@ -105,7 +106,7 @@ test("the end-of-day sheet counts the branch's day per teller, lists what needs 
   await expect(sheet).toBeVisible();
   const expected = countRows(exported);
   const total = await cellsOf(page.getByTestId("reconciliation-total"));
-  for (const key of ["issued", "finished", "successful", "failed", "expired", "open", "outcomeUnknown", "notIssued"] as const) {
+  for (const key of ["requests", "successful", "failed", "expired", "invalid", "open", "outcomeUnknown", "notIssued"] as const) {
     expect(asNumber(total[key]), key).toBe(expected[key]);
   }
   const tellerNames = await page.getByTestId("reconciliation-teller").locator("th").allTextContents();
@@ -185,7 +186,8 @@ test("the audit trail filters by staff member and event through its form, and ex
   expect(await rows.evaluateAll((all) => all.map((row) => row.getAttribute("data-action")))).toEqual(
     Array.from({ length: await rows.count() }, () => "review.exported"),
   );
-  for (const who of await rows.locator("td:nth-child(2)").allTextContents()) expect(who).toBe("supervisor.kumasi");
+  // "Who" names the staff member, with the username under the name.
+  for (const who of await rows.locator("td:nth-child(2)").allTextContents()) expect(who).toBe(`${demoAccount("supervisor.kumasi").name}supervisor.kumasi`);
 
   // Read-only: no control on the page changes an event.
   await expect(page.getByRole("button", { name: /delete|edit|remove/i })).toHaveCount(0);

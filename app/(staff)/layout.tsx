@@ -19,6 +19,14 @@ export default async function StaffLayout({ children }: { children: ReactNode })
   const staff = await requireStaff();
   return (
     <div className="flex min-h-screen flex-col">
+      {/* The first stop of the Tab key: past the navigation straight to the page's work. */}
+      <a
+        href="#main"
+        className="no-print sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-3 focus:z-50 focus:rounded-control focus:bg-brand-700 focus:px-4 focus:py-3 focus:font-semibold focus:text-white"
+        data-testid="skip-link"
+      >
+        Skip to main content
+      </a>
       <header className="no-print border-b border-line bg-surface">
         <div className="mx-auto flex h-16 max-w-6xl items-center gap-6 px-6">
           <Link href="/" className="flex items-center gap-2 text-xl font-bold tracking-tight text-brand-800">
@@ -37,7 +45,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           </div>
         </div>
       </header>
-      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-6 py-8">
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-6 py-8 focus:outline-none">
         {children}
       </main>
       <IdleSessionGuard

@@ -21,7 +21,7 @@ const fieldNames = ["currentPassword", "newPassword", "confirmPassword"] as cons
  * staff member to their home with the fresh session.
  */
 export function ChangePasswordForm({ username }: { username: string }) {
-  const [formError, setFormError] = useState<string>();
+  const [formError, setFormError] = useState<{ message: string; supportCode?: string }>();
   // Between the answer and the next page loading: the form stays closed.
   const [isLeaving, setIsLeaving] = useState(false);
   const {
@@ -40,13 +40,13 @@ export function ChangePasswordForm({ username }: { username: string }) {
     try {
       result = await changeTemporaryPassword(values);
     } catch {
-      setFormError("Veridesk could not be reached. Check the network connection and try again.");
+      setFormError({ message: "Veridesk could not be reached. Check the network connection and try again." });
       return;
     }
     if (!result.ok) {
       const message = applyActionErrors(result, setError, fieldNames);
       // A refusal on the fields alone needs no second message above them.
-      setFormError(result.code === "VALIDATION" && Object.keys(result.fieldErrors).length > 0 ? undefined : message);
+      setFormError(result.code === "VALIDATION" && Object.keys(result.fieldErrors).length > 0 ? undefined : { message: message ?? "The password was not changed.", supportCode: result.requestId });
       return;
     }
     setIsLeaving(true);
@@ -56,8 +56,8 @@ export function ChangePasswordForm({ username }: { username: string }) {
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
       {formError ? (
-        <Alert tone="danger" title="Password not changed" className="mb-4">
-          {formError}
+        <Alert tone="danger" title="Password not changed" className="mb-4" attention={formError} supportCode={formError.supportCode}>
+          {formError.message}
         </Alert>
       ) : null}
       {/* For password managers: which account the new password belongs to. */}

@@ -13,7 +13,7 @@ import { CheckboxField } from "@/components/ui/checkbox-field";
 import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { applyActionErrors } from "@/lib/actions/form-errors";
+import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
 import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
 import { createPurposeSchema } from "@/lib/compliance/purpose-schemas";
 import { ID_TYPES, idTypeLabels } from "@/lib/validation/token-forms";
@@ -25,7 +25,7 @@ const fieldNames = ["name", "allowsFingerprint", "allowsRemote", "remoteIdTypes"
 export function PurposeButton({ purpose }: { purpose?: PurposePolicy }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
-  const [formError, setFormError] = useState<string>();
+  const [formError, setFormError] = useState<FormFailure>();
   const defaults: Values = purpose
     ? { name: purpose.name, allowsFingerprint: purpose.allowsFingerprint, allowsRemote: purpose.allowsRemote, remoteIdTypes: [...purpose.remoteIdTypes], isActive: purpose.isActive }
     : { name: "", allowsFingerprint: true, allowsRemote: true, remoteIdTypes: ["GHANA_CARD"], isActive: true };
@@ -43,7 +43,7 @@ export function PurposeButton({ purpose }: { purpose?: PurposePolicy }) {
     setFormError(undefined);
     const result = purpose ? await updatePurpose({ ...values, purposeId: purpose.id }) : await createPurpose(values);
     if (!result.ok) {
-      setFormError(applyActionErrors(result, setError, fieldNames));
+      setFormError(toFormFailure(result, setError, fieldNames, "The purpose was not saved."));
       return;
     }
     if (!purpose) reset();
@@ -73,8 +73,8 @@ export function PurposeButton({ purpose }: { purpose?: PurposePolicy }) {
       >
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
           {formError ? (
-            <Alert tone="danger" title="Not saved">
-              {formError}
+            <Alert tone="danger" title="Not saved" {...formFailureAlertProps(formError)}>
+              {formError.message}
             </Alert>
           ) : null}
           <fieldset disabled={isSubmitting} className="flex flex-col gap-3">

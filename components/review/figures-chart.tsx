@@ -3,20 +3,16 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { FigureGroup } from "@/lib/review/figures";
 import { formatShortDay } from "@/lib/review/format";
+import { figureSeries } from "./figure-series";
 
 /**
  * Outcomes per branch, teller or day as stacked bars. The colours are the state colours of the
  * badges, always with the word beside them in the legend; the same numbers are in the table that
- * follows (`describedBy`), which is what screen readers read — the chart itself is one image.
+ * follows (`describedBy`), which is what screen readers read — the chart itself is one image,
+ * out of the tab order (`inert`, no recharts accessibility layer): focus never lands on bars
+ * hidden from assistive technology.
  */
-const series = [
-  { key: "successful", label: "Successful", color: "#1d7a3a" },
-  { key: "failed", label: "Failed", color: "#b42323" },
-  { key: "expired", label: "Expired", color: "#8a949e" },
-  { key: "invalid", label: "Invalid", color: "#5c1212" },
-  { key: "outcomeUnknown", label: "Outcome unknown", color: "#a15c00" },
-  { key: "open", label: "Still open", color: "#1f5fbf" },
-] as const;
+
 
 export function FiguresChart({ groups, grouping, describedBy, summary }: { groups: FigureGroup[]; grouping: "branch" | "teller" | "day"; describedBy: string; summary: string }) {
   const data = groups.map((group) => ({
@@ -27,9 +23,9 @@ export function FiguresChart({ groups, grouping, describedBy, summary }: { group
   const height = isHorizontal ? Math.max(220, 44 + data.length * 30) : 300;
   return (
     <figure role="img" aria-label={summary} aria-describedby={describedBy} className="rounded-card border border-line bg-surface p-4">
-      <div style={{ height }} aria-hidden>
+      <div style={{ height }} aria-hidden inert>
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data} layout={isHorizontal ? "vertical" : "horizontal"} margin={{ top: 8, right: 16, bottom: 8, left: 8 }} barCategoryGap="20%">
+          <BarChart accessibilityLayer={false} data={data} layout={isHorizontal ? "vertical" : "horizontal"} margin={{ top: 8, right: 16, bottom: 8, left: 8 }} barCategoryGap="20%">
             <CartesianGrid strokeDasharray="3 3" stroke="#d4dadf" horizontal={!isHorizontal} vertical={isHorizontal} />
             {isHorizontal ? (
               <>
@@ -43,9 +39,9 @@ export function FiguresChart({ groups, grouping, describedBy, summary }: { group
               </>
             )}
             <Tooltip cursor={{ fill: "#eceff0" }} />
-            <Legend wrapperStyle={{ fontSize: 14 }} itemSorter={(item) => series.findIndex((entry) => entry.label === item.value)} />
-            {series.map((item) => (
-              <Bar key={item.key} dataKey={item.key} name={item.label} stackId="outcomes" fill={item.color} isAnimationActive={false} />
+            <Legend wrapperStyle={{ fontSize: 14 }} itemSorter={(item) => figureSeries.findIndex((entry) => entry.label === item.value)} />
+            {figureSeries.map((item) => (
+              <Bar key={item.key} dataKey={item.key} name={item.label} stackId="outcomes" fill={item.color} stroke="#ffffff" strokeWidth={1} isAnimationActive={false} />
             ))}
           </BarChart>
         </ResponsiveContainer>

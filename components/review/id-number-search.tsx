@@ -33,7 +33,7 @@ type IdNumberSearchProps = {
  */
 export function IdNumberSearch({ search, detailBase }: IdNumberSearchProps) {
   const [answer, setAnswer] = useState<{ rows: ReviewTokenRow[]; isTruncated: boolean } | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<{ message: string; supportCode?: string; hasFieldErrors: boolean } | null>(null);
   const form = useForm<SearchValues, unknown, SearchOutput>({
     resolver: zodResolver(idNumberSearchSchema),
     defaultValues: { idType: "GHANA_CARD", idNumber: "" },
@@ -47,7 +47,8 @@ export function IdNumberSearch({ search, detailBase }: IdNumberSearchProps) {
       for (const [field, messages] of Object.entries(result.fieldErrors)) {
         if (field === "idType" || field === "idNumber") form.setError(field, { message: messages[0] });
       }
-      setFormError(result.formError ?? null);
+      const hasFieldErrors = Boolean(result.fieldErrors.idType ?? result.fieldErrors.idNumber);
+      setFormError({ message: result.formError ?? "The search did not run.", supportCode: result.requestId, hasFieldErrors });
       setAnswer(null);
       return;
     }
@@ -114,7 +115,9 @@ export function IdNumberSearch({ search, detailBase }: IdNumberSearchProps) {
           </div>
         </fieldset>
       </form>
-      {formError ? <Alert tone="danger" title={formError} className="mt-3" /> : null}
+      {formError ? (
+        <Alert tone="danger" title={formError.message} className="mt-3" attention={formError.hasFieldErrors ? undefined : formError} supportCode={formError.supportCode} />
+      ) : null}
       <div aria-live="polite">
         {answer ? (
           answer.rows.length === 0 ? (

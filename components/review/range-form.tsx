@@ -7,12 +7,14 @@ export function FiguresRangeForm({
   from,
   to,
   groupBy,
+  sort,
   branch,
   branches,
 }: {
   from: string;
   to: string;
   groupBy: string;
+  sort: string;
   branch?: string;
   branches?: ReviewOption[];
 }) {
@@ -32,6 +34,13 @@ export function FiguresRangeForm({
           <option value="branch">Branch</option>
           <option value="teller">Teller</option>
           <option value="day">Day</option>
+        </Select>
+      </label>
+      <label className="flex flex-col gap-1 text-sm font-semibold">
+        Order
+        <Select name="sort" defaultValue={sort} className="w-48">
+          <option value="name">By name or day</option>
+          <option value="successRate">Success rate, highest first</option>
         </Select>
       </label>
       {branches ? (

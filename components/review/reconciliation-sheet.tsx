@@ -1,25 +1,19 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { ReviewStateBadge } from "./review-state-badge";
 import { NumberCell, Table, TableBody, TableCaption, TableCell, TableFoot, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { formatBankDateTime, formatCount, formatLongDay } from "@/lib/review/format";
 import type { ReconciliationSheet as Sheet } from "@/lib/review/reconciliation";
+import { reconciliationStateColumns } from "@/lib/review/reconciliation-columns";
 
-const countColumns = [
-  ["issued", "Issued"],
-  ["finished", "Finished"],
-  ["successful", "Successful"],
-  ["failed", "Failed"],
-  ["expired", "Expired"],
-  ["open", "Still open"],
-  ["outcomeUnknown", "Outcome unknown"],
-  ["notIssued", "Not issued"],
-] as const;
+/** Requests first, then the seven states each request ends in: every row adds up to its requests. */
+const countColumns = [["requests", "Requests"], ...reconciliationStateColumns] as const;
 
 /**
  * The end-of-day sheet of one branch: on screen, and on paper for the branch supervisor's
  * signature (print styles: black on white, no navigation, rows never split across pages).
  */
-export function ReconciliationSheet({ sheet, preparedBy, bankName }: { sheet: Sheet; preparedBy: string; bankName: string }) {
+export function ReconciliationSheet({ sheet, preparedBy, bankName, signOffForm }: { sheet: Sheet; preparedBy: string; bankName: string; signOffForm?: ReactNode }) {
   return (
     <article className="reconciliation-sheet flex flex-col gap-6 print:gap-4 print:text-[11pt]" data-testid="reconciliation-sheet">
       <header className="hidden print:block">
@@ -59,7 +53,11 @@ export function ReconciliationSheet({ sheet, preparedBy, bankName }: { sheet: Sh
                       {teller.tellerName}
                     </TableHeaderCell>
                     {countColumns.map(([key]) => (
-                      <NumberCell key={key} data-column={key} className={key === "outcomeUnknown" && teller.outcomeUnknown > 0 ? "font-bold text-warning-700" : undefined}>
+                      <NumberCell
+                        key={key}
+                        data-column={key}
+                        className={(key === "outcomeUnknown" || key === "invalid") && teller[key] > 0 ? "font-bold text-warning-700" : key === "requests" ? "font-semibold" : undefined}
+                      >
                         {formatCount(teller[key])}
                       </NumberCell>
                     ))}
@@ -137,13 +135,34 @@ export function ReconciliationSheet({ sheet, preparedBy, bankName }: { sheet: Sh
           Sign-off
         </h2>
         <p className="mb-4">
-          I have checked the tokens of {sheet.branch.name} for {formatLongDay(sheet.day)}: {formatCount(sheet.total.issued)} issued, {formatCount(sheet.total.finished)} finished,{" "}
-          {formatCount(sheet.total.open)} still open and {formatCount(sheet.total.outcomeUnknown)} of unknown outcome, and followed up each listed above.
+          I have checked the tokens of {sheet.branch.name} for {formatLongDay(sheet.day)}: {formatCount(sheet.total.requests)} requests —{" "}
+          {formatCount(sheet.total.successful)} successful, {formatCount(sheet.total.failed)} failed, {formatCount(sheet.total.expired)} expired,{" "}
+          {formatCount(sheet.total.invalid)} invalid, {formatCount(sheet.total.open)} still open, {formatCount(sheet.total.outcomeUnknown)} of unknown outcome and{" "}
+          {formatCount(sheet.total.notIssued)} not issued — and followed up each listed above.
         </p>
-        <dl className="grid grid-cols-3 gap-6">
-          {["Branch supervisor (name)", "Signature", "Date and time"].map((label) => (
+        {sheet.signOff ? (
+          <div className="mb-4 rounded-control border-l-4 border-success-600 bg-success-50 p-3 print:border-black print:bg-white" data-testid="sign-off-record">
+            <p className="font-semibold">
+              Signed off on screen by {sheet.signOff.signedByName} on {formatBankDateTime(sheet.signOff.signedAt)} (Accra time).
+            </p>
+            {sheet.signOff.note ? <p className="text-sm">Note: “{sheet.signOff.note}”</p> : null}
+            {sheet.signOff.requests !== null && sheet.signOff.requests !== sheet.total.requests ? (
+              <p className="text-sm font-semibold text-warning-700">
+                Signed for {formatCount(sheet.signOff.requests)} requests; the day now has {formatCount(sheet.total.requests)}. Check the new tokens and sign off again.
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+        {signOffForm}
+        {/* On paper: the signer of record, and lines for the wet signature. */}
+        <dl className="hidden grid-cols-3 gap-6 print:grid">
+          {[
+            ["Branch supervisor (name)", sheet.signOff?.signedByName],
+            ["Signature", undefined],
+            ["Date and time", sheet.signOff ? `${formatBankDateTime(sheet.signOff.signedAt)} (Accra time)` : undefined],
+          ].map(([label, value]) => (
             <div key={label}>
-              <dd className="h-10 border-b border-ink" />
+              <dd className="flex h-10 items-end border-b border-ink pb-1">{value ?? ""}</dd>
               <dt className="mt-1 text-sm text-ink-muted">{label}</dt>
             </div>
           ))}

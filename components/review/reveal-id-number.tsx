@@ -29,7 +29,7 @@ export function RevealIdNumber({
 }) {
   const [isOpen, setIsOpen] = useState(false);
   const [revealed, setRevealed] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<{ message: string; supportCode?: string; hasFieldErrors: boolean } | null>(null);
   const form = useForm<RevealValues, unknown, RevealOutput>({ resolver: zodResolver(revealIdNumberSchema), defaultValues: { tokenRequestId, reason: "" } });
   const { errors, isSubmitting } = form.formState;
 
@@ -37,8 +37,8 @@ export function RevealIdNumber({
     setFormError(null);
     const result = await reveal(values);
     if (!result.ok) {
-      if (result.fieldErrors.reason) form.setError("reason", { message: result.fieldErrors.reason[0] });
-      setFormError(result.formError ?? null);
+      if (result.fieldErrors.reason) form.setError("reason", { message: result.fieldErrors.reason[0] }, { shouldFocus: true });
+      setFormError({ message: result.formError ?? "The number was not revealed.", supportCode: result.requestId, hasFieldErrors: Boolean(result.fieldErrors.reason) });
       return;
     }
     setRevealed(result.data.idNumber);
@@ -90,7 +90,9 @@ export function RevealIdNumber({
               </Button>
             </div>
           </fieldset>
-          {formError ? <Alert tone="danger" title={formError} /> : null}
+          {formError ? (
+            <Alert tone="danger" title={formError.message} attention={formError.hasFieldErrors ? undefined : formError} supportCode={formError.supportCode} data-testid="reveal-alert" />
+          ) : null}
         </form>
       ) : null}
     </div>

@@ -89,6 +89,21 @@ export function ReviewTokenTable({ rows, query, total, isCountCapped, pageCount,
           cell: (info) => <span className="block max-w-36 truncate" title={info.getValue()}>{info.getValue()}</span>,
         }),
         column.accessor("state", { id: "state", header: "State", cell: (info) => <ReviewStateBadge state={info.getValue()} /> }),
+        column.accessor("failureReason", {
+          id: "reason",
+          header: "Reason",
+          enableSorting: false,
+          cell: (info) => {
+            const reason = info.getValue();
+            return reason ? (
+              <span className="line-clamp-2 block max-w-64 min-w-40 text-sm" title={reason} data-testid="failure-reason">
+                {reason}
+              </span>
+            ) : (
+              <span className="text-ink-muted">—</span>
+            );
+          },
+        }),
         column.accessor("tellerName", {
           id: "teller",
           header: showBranch ? "Teller · branch" : "Teller",

@@ -16,7 +16,7 @@ export function AccountControls({ userId, username, name, isDisabled }: { userId
   const router = useRouter();
   const [confirming, setConfirming] = useState<Pending>(null);
   const [isBusy, setIsBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<{ message?: string; supportCode?: string }>();
   const [newPassword, setNewPassword] = useState<string>();
 
   const run = async () => {
@@ -27,12 +27,12 @@ export function AccountControls({ userId, username, name, isDisabled }: { userId
       setIsBusy(false);
       setConfirming(null);
       if (result.ok) setNewPassword(result.data.temporaryPassword);
-      else setError(result.formError);
+      else setError({ message: result.formError, supportCode: result.requestId });
     } else {
       const result = await setStaffDisabledState({ userId, isDisabled: confirming === "disable" });
       setIsBusy(false);
       setConfirming(null);
-      if (!result.ok) setError(result.formError);
+      if (!result.ok) setError({ message: result.formError, supportCode: result.requestId });
     }
     router.refresh();
   };
@@ -55,8 +55,8 @@ export function AccountControls({ userId, username, name, isDisabled }: { userId
   return (
     <div className="flex flex-col gap-4">
       {error ? (
-        <Alert tone="danger" title="Not done">
-          {error}
+        <Alert tone="danger" title="Not done" attention={error} supportCode={error.supportCode}>
+          {error.message}
         </Alert>
       ) : null}
       {newPassword ? <TemporaryPassword username={username} password={newPassword} /> : null}

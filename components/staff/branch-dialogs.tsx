@@ -12,13 +12,13 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { applyActionErrors } from "@/lib/actions/form-errors";
+import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
 import { createBranchSchema, renameBranchSchema } from "@/lib/staff/schemas";
 
 export function AddBranchButton() {
   const router = useRouter();
   const [open, setOpen] = useState(false);
-  const [formError, setFormError] = useState<string>();
+  const [formError, setFormError] = useState<FormFailure>();
   const {
     register,
     handleSubmit,
@@ -34,7 +34,7 @@ export function AddBranchButton() {
     setFormError(undefined);
     const result = await createBranch(values);
     if (!result.ok) {
-      setFormError(applyActionErrors(result, setError, ["code", "name"]));
+      setFormError(toFormFailure(result, setError, ["code", "name"], "The branch was not added."));
       return;
     }
     reset();
@@ -75,7 +75,7 @@ export function AddBranchButton() {
 export function RenameBranchButton({ branch }: { branch: { id: string; code: string; name: string } }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
-  const [formError, setFormError] = useState<string>();
+  const [formError, setFormError] = useState<FormFailure>();
   const {
     register,
     handleSubmit,
@@ -90,7 +90,7 @@ export function RenameBranchButton({ branch }: { branch: { id: string; code: str
     setFormError(undefined);
     const result = await renameBranch(values);
     if (!result.ok) {
-      setFormError(applyActionErrors(result, setError, ["name"]));
+      setFormError(toFormFailure(result, setError, ["name"], "The branch was not renamed."));
       return;
     }
     setOpen(false);
@@ -131,7 +131,7 @@ function BranchFormDialog(props: {
   title: string;
   description: string;
   failureTitle: string;
-  formError: string | undefined;
+  formError: FormFailure | undefined;
   isSubmitting: boolean;
   submitLabel: string;
   onSubmit: FormEventHandler<HTMLFormElement>;
@@ -141,8 +141,8 @@ function BranchFormDialog(props: {
     <Dialog open={props.open} onOpenChange={props.onOpenChange} title={props.title} description={props.description}>
       <form onSubmit={props.onSubmit} noValidate className="flex flex-col gap-2">
         {props.formError ? (
-          <Alert tone="danger" title={props.failureTitle} className="mb-2">
-            {props.formError}
+          <Alert tone="danger" title={props.failureTitle} className="mb-2" {...formFailureAlertProps(props.formError)}>
+            {props.formError.message}
           </Alert>
         ) : null}
         <fieldset disabled={props.isSubmitting} className="flex flex-col gap-2">

@@ -12,7 +12,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { applyActionErrors } from "@/lib/actions/form-errors";
+import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
 import { createStaffSchema } from "@/lib/staff/schemas";
 import { StaffProfileFields, type BranchOption } from "./staff-form-fields";
 import { TemporaryPassword } from "./temporary-password";
@@ -21,7 +21,7 @@ type Values = z.input<typeof createStaffSchema>;
 
 export function CreateStaffForm({ branches }: { branches: BranchOption[] }) {
   const router = useRouter();
-  const [formError, setFormError] = useState<string>();
+  const [formError, setFormError] = useState<FormFailure>();
   const [created, setCreated] = useState<{ userId: string; username: string; temporaryPassword: string }>();
   const [proposed, setProposed] = useState<string>();
   const {
@@ -39,7 +39,7 @@ export function CreateStaffForm({ branches }: { branches: BranchOption[] }) {
     setFormError(undefined);
     const result = await createStaff(values);
     if (!result.ok) {
-      setFormError(applyActionErrors(result, setError, ["username", "name", "role", "branchId"]));
+      setFormError(toFormFailure(result, setError, ["username", "name", "role", "branchId"], "The account was not created."));
       return;
     }
     if (result.data.status === "pending") setProposed(values.username);
@@ -92,8 +92,8 @@ export function CreateStaffForm({ branches }: { branches: BranchOption[] }) {
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
       {formError ? (
-        <Alert tone="danger" title="The account was not created" className="mb-4">
-          {formError}
+        <Alert tone="danger" title="The account was not created" className="mb-4" {...formFailureAlertProps(formError)}>
+          {formError.message}
         </Alert>
       ) : null}
       <fieldset disabled={isSubmitting} className="flex flex-col gap-2">

@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { updateStaff } from "@/app/(staff)/admin/staff/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { applyActionErrors } from "@/lib/actions/form-errors";
+import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
 import type { StaffRole } from "@/lib/auth/roles";
 import { updateStaffSchema } from "@/lib/staff/schemas";
 import { StaffProfileFields, type BranchOption } from "./staff-form-fields";
@@ -24,7 +24,7 @@ export function EditStaffForm({
   branches: BranchOption[];
 }) {
   const router = useRouter();
-  const [notice, setNotice] = useState<{ tone: "success" | "danger" | "info"; text: string }>();
+  const [notice, setNotice] = useState<{ tone: "success" | "info"; text: string } | { tone: "danger"; text: string; failure: FormFailure }>();
   const {
     register,
     handleSubmit,
@@ -40,8 +40,8 @@ export function EditStaffForm({
     setNotice(undefined);
     const result = await updateStaff(values);
     if (!result.ok) {
-      const message = applyActionErrors(result, setError, ["name", "role", "branchId"]);
-      setNotice({ tone: "danger", text: message ?? "The changes were not saved." });
+      const failure = toFormFailure(result, setError, ["name", "role", "branchId"], "The changes were not saved.");
+      setNotice({ tone: "danger", text: failure.message, failure });
       return;
     }
     if (result.data.status === "pending") {
@@ -61,7 +61,7 @@ export function EditStaffForm({
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
       {notice ? (
-        <Alert tone={notice.tone} title={notice.tone === "success" ? "Saved" : notice.tone === "info" ? "Waiting for a second administrator" : "Not saved"} className="mb-4">
+        <Alert tone={notice.tone} title={notice.tone === "success" ? "Saved" : notice.tone === "info" ? "Waiting for a second administrator" : "Not saved"} className="mb-4" {...(notice.tone === "danger" ? formFailureAlertProps(notice.failure) : {})}>
           {notice.text}
         </Alert>
       ) : null}

@@ -93,7 +93,7 @@ export function LiveTokenView({
             <div className="flex flex-wrap items-center gap-x-8 gap-y-3">
               <div aria-live="polite" aria-atomic="true">
                 <span className="sr-only">State: </span>
-                <StateBadge state={token.state} size="lg" />
+                <StateBadge state={token.state} kind={token.kind} size="lg" />
               </div>
               <TimeLeft token={token} serverNow={body.serverNow} clockOffsetMs={clockOffsetMs} />
             </div>

@@ -78,9 +78,8 @@ export function SmsTokenForm({
           )}
         </Field>
         {formError ? (
-          <Alert tone="danger" title="The token was not attached">
+          <Alert tone="danger" title="The token was not attached" attention={formError} supportCode={formError.requestId}>
             <p>{formError.message}</p>
-            {formError.requestId ? <p className="text-sm text-ink-muted">Reference for support: {formError.requestId}</p> : null}
           </Alert>
         ) : null}
         <div>

@@ -1,6 +1,6 @@
 import { Ban, CheckCircle2, CircleHelp, Clock, Loader2, TimerOff, XCircle, type LucideIcon } from "lucide-react";
 import { cn } from "@/components/ui/cn";
-import { tokenStateLabels, type TokenStateName } from "@/lib/tokens/state";
+import { tokenStateLabelFor, type TokenStateName } from "@/lib/tokens/state";
 
 const looks: Record<TokenStateName, { icon: LucideIcon; className: string; spin?: boolean }> = {
   waiting: { icon: Clock, className: "border-info-600 bg-info-50 text-info-700" },
@@ -13,12 +13,24 @@ const looks: Record<TokenStateName, { icon: LucideIcon; className: string; spin?
 };
 
 /** A state always shown as icon + word + colour, never colour alone. */
-export function StateBadge({ state, size = "md", className }: { state: TokenStateName; size?: "md" | "lg"; className?: string }) {
+export function StateBadge({
+  state,
+  kind,
+  size = "md",
+  className,
+}: {
+  state: TokenStateName;
+  /** A fingerprint token waits for a customer already at the counter: its words say so. */
+  kind?: "fingerprint" | "remote";
+  size?: "md" | "lg";
+  className?: string;
+}) {
   const { icon: Icon, className: look, spin } = looks[state];
   return (
     <span
       className={cn(
-        "inline-flex items-center gap-2 rounded-full border-2 font-semibold whitespace-nowrap",
+        "inline-flex max-w-full items-center gap-2 rounded-full border-2 font-semibold",
+        state === "waiting" && kind === "fingerprint" ? "whitespace-normal" : "whitespace-nowrap",
         size === "lg" ? "px-4 py-1.5 text-xl" : "px-2.5 py-0.5 text-sm",
         look,
         className,
@@ -27,7 +39,7 @@ export function StateBadge({ state, size = "md", className }: { state: TokenStat
       data-testid="state-badge"
     >
       <Icon aria-hidden className={cn(size === "lg" ? "size-6" : "size-4", spin && "animate-spin motion-reduce:animate-none")} />
-      {tokenStateLabels[state]}
+      {tokenStateLabelFor(state, kind)}
     </span>
   );
 }

@@ -1,12 +1,12 @@
 import { tokenStateLabels, type TokenStateName } from "@/lib/tokens/state";
 import { formatDateTime } from "./format";
+import { PrintedTime } from "./printed-time";
 import { StateBadge } from "./state-badge";
 
 export type VerificationSlipData = {
   bankName: string;
   branchName: string;
   tellerName: string;
-  printedAt: string;
   token: string;
   kind: "fingerprint" | "remote";
   idTypeLabel: string;
@@ -24,7 +24,8 @@ export type VerificationSlipData = {
 
 /**
  * The printed record of a finished verification (Bank of Ghana discourages photocopying Ghana
- * Cards; the branch files this instead). On paper only the slip prints: the app's chrome is hidden
+ * Cards; the branch files a successful slip instead). A failed slip records the attempt only: it
+ * stands in for nothing. On paper only the slip prints: the app's chrome is hidden
  * by the print rules below, whatever layout surrounds it.
  */
 export function VerificationSlip({ slip }: { slip: VerificationSlipData }) {
@@ -46,13 +47,9 @@ export function VerificationSlip({ slip }: { slip: VerificationSlipData }) {
       <header className="flex items-start justify-between gap-4 border-b-2 border-ink pb-4">
         <div>
           <p className="text-2xl font-bold">{slip.bankName}</p>
-          <p className="text-ink-muted">Identity verification slip</p>
+          <h1 className="text-lg font-normal text-ink-muted">Identity verification slip</h1>
         </div>
-        <p className="text-right text-sm text-ink-muted">
-          Printed
-          <br />
-          {formatDateTime(slip.printedAt)}
-        </p>
+        <PrintedTime />
       </header>
 
       <section className="my-6 flex flex-wrap items-center justify-between gap-4">
@@ -70,7 +67,12 @@ export function VerificationSlip({ slip }: { slip: VerificationSlipData }) {
         <section className="mb-6 rounded-control border border-line-strong p-4">
           <p className="text-sm font-semibold tracking-wide text-ink-muted uppercase">Transaction number</p>
           <p className="font-mono text-2xl font-bold break-all">{slip.transactionNumber}</p>
-          {slip.failureReason ? <p className="mt-2">Reason given by the service: <strong>{slip.failureReason}</strong></p> : null}
+        </section>
+      ) : null}
+      {slip.state === "failed" ? (
+        <section className="mb-6 rounded-control border border-line-strong p-4" data-testid="slip-failure-reason">
+          <p className="text-sm font-semibold tracking-wide text-ink-muted uppercase">Reason given by the service</p>
+          <p className="font-semibold">{slip.failureReason ?? "No reason was given."}</p>
         </section>
       ) : null}
 
@@ -101,7 +103,9 @@ export function VerificationSlip({ slip }: { slip: VerificationSlipData }) {
         <p className="border-t border-ink pt-2">Customer&apos;s signature</p>
       </footer>
       <p className="mt-6 text-xs text-ink-subtle">
-        {tokenStateLabels[slip.state]} · This slip replaces a photocopy of the customer&apos;s ID card. It carries no full ID number.
+        {slip.state === "successful"
+          ? `${tokenStateLabels[slip.state]} · This slip replaces a photocopy of the customer's ID card. It carries no full ID number.`
+          : `${tokenStateLabels[slip.state]} · This verification did not confirm the customer's identity: the slip records the attempt only. It carries no full ID number.`}
       </p>
     </article>
   );

@@ -19,7 +19,7 @@ export function ActiveTokenWarning({
   onIssueAnyway: () => void;
 }) {
   return (
-    <Alert tone="warning" title="This customer already has an active token">
+    <Alert tone="warning" title="This customer already has an active token" attention={activeTokens}>
       <div data-testid="active-token-warning" className="flex flex-col gap-3">
         <ul className="flex flex-col gap-2">
           {activeTokens.map((active, index) =>

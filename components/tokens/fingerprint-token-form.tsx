@@ -77,12 +77,6 @@ export function FingerprintTokenForm({
       )} aria-label="Fingerprint token">
       <fieldset disabled={isBusy} className="m-0 min-w-0 border-0 p-0">
         <Card className="flex flex-col gap-5">
-          <IssueFeedback
-            issuing={issuing}
-            serverError={errors.root?.server?.message}
-            onIssueAnyway={handleSubmit((values) => issuing.submit(values, { allowDuplicate: true }))}
-          />
-
           <Field
             controlId="ghanaCardNumber"
             label="Ghana Card number"
@@ -111,6 +105,13 @@ export function FingerprintTokenForm({
           </div>
 
           <ConsentConfirmation wording={consent} registration={register("consentAttested")} error={errors.consentAttested?.message ?? errors.consentWordingVersion?.message} />
+
+          {/* Next to the button the teller just pressed, not at the top of the form. */}
+          <IssueFeedback
+            issuing={issuing}
+            serverError={errors.root?.server?.message}
+            onIssueAnyway={handleSubmit((values) => issuing.submit(values, { allowDuplicate: true }))}
+          />
 
           <div className="flex flex-wrap items-center justify-end gap-4 border-t border-line pt-5">
             <IssueProgress sendingSince={issuing.sendingSince} timeoutSeconds={issueTimeoutSeconds} />

@@ -10,6 +10,8 @@ export type IssueAlertState = {
   requestId?: string;
   /** The attempt left behind when the outcome is unknown: its page takes the token from the SMS. */
   attemptId?: string;
+  /** Some field got its own message and the focus: the alert then does not take it. */
+  hasFieldErrors?: boolean;
 };
 
 const titles: Partial<Record<ErrorCode, string>> = {
@@ -37,7 +39,7 @@ export function IssueAlert({ alert, onStartNewAttempt }: { alert: IssueAlertStat
   const offersNewAttempt = isOutcomeUnknown || alert.code === "IDEMPOTENCY_KEY_REUSED";
   const tone = isOutcomeUnknown || alert.code === "IDEMPOTENCY_KEY_REUSED" ? "warning" : "danger";
   return (
-    <Alert tone={tone} title={titles[alert.code] ?? "The token was not issued"}>
+    <Alert tone={tone} title={titles[alert.code] ?? "The token was not issued"} attention={alert.hasFieldErrors ? undefined : alert} supportCode={alert.requestId}>
       <div data-testid="issue-alert" data-code={alert.code} className="flex flex-col gap-3">
         <p>{alert.message}</p>
         {offersNewAttempt ? (
@@ -56,7 +58,6 @@ export function IssueAlert({ alert, onStartNewAttempt }: { alert: IssueAlertStat
             </Button>
           </div>
         ) : null}
-        {alert.requestId ? <p className="text-sm text-ink-muted">Reference for support: {alert.requestId}</p> : null}
       </div>
     </Alert>
   );

@@ -1,12 +1,13 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Send } from "lucide-react";
+import { ChevronDown, Send } from "lucide-react";
+import { useEffect, useState } from "react";
 import { useForm, useWatch, type Path } from "react-hook-form";
 import type { ActionResult } from "@/lib/actions/result";
 import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
 import type { IssueTokenResult } from "@/lib/tokens/issue-token";
-import { maximumAgeYears, minimumAgeYears, todayInGhana } from "@/lib/validation/identity-documents";
+import { minimumAgeYears } from "@/lib/validation/identity-documents";
 import { phoneExample } from "@/lib/validation/phone";
 import {
   emptyRemoteTokenForm,
@@ -27,6 +28,7 @@ import { CheckboxField } from "@/components/ui/checkbox-field";
 import { cn } from "@/components/ui/cn";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { DateOfBirthInput } from "./date-of-birth-input";
 import { applyServerFieldErrors, focusFirstInvalid } from "./form-errors";
 import { GhanaCardInput } from "./ghana-card-input";
 import { IssueFeedback } from "./issue-feedback";
@@ -69,6 +71,19 @@ const optionCopy: Record<RemoteOptionName, { label: string; description: string 
   },
 };
 
+const optionNames = Object.keys(optionCopy) as RemoteOptionName[];
+
+/** The folded options' one-line summary: what is on, so nothing unusual hides behind the fold. */
+export function summariseOptions(values: Partial<Record<RemoteOptionName, boolean | undefined>>): string {
+  const on = optionNames.filter((name) => values[name] === true).map((name) => optionCopy[name].label);
+  return on.length === 0 ? "No options on: the link is not sent by SMS." : `On: ${on.join(" · ")}.`;
+}
+
+/** The first ID field of a type: where the cursor starts. */
+function firstIdField(idType: IdType): FieldName {
+  return idFieldsByType[idType][0] as FieldName;
+}
+
 const idFieldCopy: Record<Exclude<IdFieldName, "ghanaCardNumber" | "dateOfBirth">, { label: string; hint: string }> = {
   voterId: { label: "Voter ID number", hint: "As printed on the voter ID card." },
   passportNumber: { label: "Passport number", hint: "As printed on the passport's data page, e.g. G1234567." },
@@ -107,6 +122,15 @@ export function RemoteTokenForm({
   // The union's branches have different fields; read errors by name across all of them.
   const errors = formState.errors as Partial<Record<string, { message?: string }>> & typeof formState.errors;
   const idType = useWatch({ control, name: "idType" });
+  const optionValues = useWatch({ control, name: optionNames });
+  const [isMoreOpen, setIsMoreOpen] = useState(false);
+  const hasOptionError = optionNames.some((name) => errors[name]);
+  // The teller arrives with the ID card in hand: the cursor starts in its number.
+  useEffect(() => {
+    form.setFocus(firstIdField(form.getValues("idType")));
+    // Once, on arrival; later type changes move nothing.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const purpose = useWatch({ control, name: "purpose" });
   const issuing = useTokenIssuing<RemoteTokenValues>({
     initialIdempotencyKey: idempotencyKey,
@@ -139,21 +163,16 @@ export function RemoteTokenForm({
     if (!getFieldState("referenceId").isDirty) setValue("referenceId", event.target.value);
   };
 
-  const today = todayInGhana();
-  const shiftYears = (years: number) => `${Number(today.slice(0, 4)) - years}${today.slice(4)}`;
-
   return (
     <form noValidate onSubmit={handleSubmit(
         (values) => issuing.submit(values),
-        (invalid) => focusFirstInvalid(form, Object.keys(invalid), fieldNames),
+        (invalid) => {
+          // A bad option would be focused inside the fold: open it first.
+          if (optionNames.some((name) => name in invalid)) setIsMoreOpen(true);
+          setTimeout(() => focusFirstInvalid(form, Object.keys(invalid), fieldNames));
+        },
       )} aria-label="Remote token">
       <fieldset disabled={isBusy} className="m-0 flex min-w-0 flex-col gap-5 border-0 p-0">
-        <IssueFeedback
-          issuing={issuing}
-          serverError={errors.root?.server?.message}
-          onIssueAnyway={handleSubmit((values) => issuing.submit(values, { allowDuplicate: true }))}
-        />
-
         <Card className="flex flex-col gap-5">
           <h2 className="text-lg font-bold text-ink">Customer&apos;s ID</h2>
           <PurposeField registration={register("purpose")} error={errorOf("purpose")} purposes={purposes} value={purpose} />
@@ -210,15 +229,19 @@ export function RemoteTokenForm({
               })()
             ) : null}
             {idType === "DRIVER_LICENCE" ? (
-              <Field controlId="dateOfBirth" label="Date of birth" hint={`As on the licence; the holder is ${minimumAgeYears} or older.`} error={errorOf("dateOfBirth")}>
+              <Field
+                controlId="dateOfBirth"
+                label="Date of birth (DD/MM/YYYY)"
+                hint={`Day, month, year as on the licence, e.g. 07/03/1990; the holder is ${minimumAgeYears} or older.`}
+                error={errorOf("dateOfBirth")}
+              >
                 {(describedBy) => (
-                  <Input
+                  <DateOfBirthInput<RemoteTokenFormInput>
                     id="dateOfBirth"
-                    type="date"
-                    min={shiftYears(maximumAgeYears)}
-                    max={shiftYears(minimumAgeYears)}
-                    {...register("dateOfBirth" as FieldName)}
-                    {...ariaFor("dateOfBirth", describedBy)}
+                    name={"dateOfBirth" as FieldName}
+                    control={control}
+                    describedBy={describedBy}
+                    isInvalid={Boolean(errors.dateOfBirth)}
                   />
                 )}
               </Field>
@@ -244,10 +267,26 @@ export function RemoteTokenForm({
           </div>
         </Card>
 
-        <Card className="flex flex-col gap-2">
-          <h2 className="mb-2 text-lg font-bold text-ink">Options</h2>
-          <div className="grid gap-x-5 md:grid-cols-2">
-            {(Object.keys(optionCopy) as RemoteOptionName[]).map((name) => (
+        <Card className="flex flex-col gap-2 py-4">
+          {/* Rarely changed, so folded; the summary says what is on. Kept in the page (hidden),
+              so the values and a bad option's focus still work while folded. */}
+          <button
+            type="button"
+            aria-expanded={isMoreOpen || hasOptionError}
+            aria-controls="more-options"
+            onClick={() => setIsMoreOpen((open) => !open)}
+            className="flex min-h-11 w-full items-center gap-3 rounded-control text-left hover:bg-surface-sunken"
+          >
+            <ChevronDown aria-hidden className={cn("size-5 shrink-0 text-ink-muted transition-transform", (isMoreOpen || hasOptionError) && "rotate-180")} />
+            <span className="flex min-w-0 flex-col">
+              <span className="text-lg font-bold text-ink">More options</span>
+              <span className="text-sm text-ink-muted" data-testid="options-summary">
+                {summariseOptions(Object.fromEntries(optionNames.map((name, index) => [name, optionValues[index]])))}
+              </span>
+            </span>
+          </button>
+          <div id="more-options" hidden={!(isMoreOpen || hasOptionError)} className="grid gap-x-5 pt-2 md:grid-cols-2">
+            {optionNames.map((name) => (
               <CheckboxField key={name} id={name} label={optionCopy[name].label} description={optionCopy[name].description} error={errorOf(name)} {...register(name)} />
             ))}
           </div>
@@ -255,9 +294,16 @@ export function RemoteTokenForm({
 
         <ConsentConfirmation wording={consent} registration={register("consentAttested")} error={errorOf("consentAttested") ?? errorOf("consentWordingVersion")} />
 
-        <div className="flex flex-wrap items-center justify-end gap-4">
+        <IssueFeedback
+          issuing={issuing}
+          serverError={errors.root?.server?.message}
+          onIssueAnyway={handleSubmit((values) => issuing.submit(values, { allowDuplicate: true }))}
+        />
+
+        {/* Always in reach: the Issue button stays on screen however long the form is. */}
+        <div data-sticky-action-bar className="sticky bottom-0 z-10 -mx-2 flex flex-wrap items-center justify-end gap-x-4 gap-y-2 border-t border-line bg-surface/95 px-2 py-3 backdrop-blur" data-testid="issue-bar">
           <IssueProgress sendingSince={issuing.sendingSince} timeoutSeconds={issueTimeoutSeconds} />
-          <Button type="submit" size="lg" isBusy={isBusy}>
+          <Button type="submit" size="lg" isBusy={isBusy} className="w-full sm:w-auto">
             {isBusy ? null : <Send aria-hidden className="size-5" />}
             {isBusy ? "Issuing token…" : "Issue remote token"}
           </Button>

@@ -62,7 +62,13 @@ export function useTokenIssuing<Values>(options: {
       }
       setActiveTokens(null);
       options.applyFieldErrors(result.fieldErrors);
-      setAlert({ code: result.code, message: result.formError ?? "The token was not issued.", requestId: result.requestId, attemptId: result.subjectId });
+      setAlert({
+        code: result.code,
+        message: result.formError ?? "The token was not issued.",
+        requestId: result.requestId,
+        attemptId: result.subjectId,
+        hasFieldErrors: Object.keys(result.fieldErrors).length > 0,
+      });
       if (definitelyNotIssuedCodes.has(result.code)) setIdempotencyKey(newIdempotencyKey());
     } catch {
       // Same key kept: sending again is answered from whatever the server did with this one.

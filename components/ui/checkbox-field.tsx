@@ -33,7 +33,9 @@ export function CheckboxField({ id, label, description, error, className, ...pro
           ) : null}
         </span>
       </label>
-      <p id={errorId} aria-live="polite" className="ml-10 text-sm font-medium text-danger-700 empty:hidden">
+      {/* The line is kept even when empty: an error appearing on blur must not push the box the
+          pointer is pressing down the page (the click would land on nothing). */}
+      <p id={errorId} aria-live="polite" className="ml-10 min-h-5 text-sm font-medium text-danger-700">
         {error}
       </p>
     </div>

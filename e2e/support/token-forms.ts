@@ -29,7 +29,15 @@ export async function fillContact(page: Page, customer: TestCustomer, options: {
   await choosePurpose(page, options.purpose ?? "Account opening");
 }
 
+/** Unfolds "More options" (the remote form keeps them folded) unless already open. */
+export async function openMoreOptions(page: Page): Promise<void> {
+  const toggle = page.getByRole("button", { name: /More options/ });
+  if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+}
+
 export async function setOption(page: Page, label: string, isOn: boolean): Promise<void> {
+  await openMoreOptions(page);
   await page.getByLabel(label).setChecked(isOn);
 }
 

@@ -214,3 +214,20 @@ describe("the action wrapper", () => {
     await expect(action({})).rejects.toBe(redirect);
   });
 });
+
+describe("the request id staff quote", () => {
+  it("is by default a short support code, the same in the failure and in every log line", async () => {
+    const lines: Line[] = [];
+    const defineAction = createActionWrapper({ getStaff: async () => fakeStaff("teller"), logger: recordingLogger(lines) });
+    const action = defineAction({ name: "test.issue", schema: issueSchema, permission: "tokens.issue" }, async () => {
+      throw new AppError("UPSTREAM_TIMEOUT", "no answer");
+    });
+    const first = await action(validInput);
+    const second = await action(validInput);
+    if (first.ok || second.ok) throw new Error("expected failures");
+    expect(first.requestId).toMatch(/^[346789ABCDEFGHJKMNPQRTVWXY]{8}$/);
+    expect(second.requestId).not.toBe(first.requestId);
+    const logged = lines.filter((line) => line.bindings.requestId === first.requestId);
+    expect(logged.map((line) => line.message)).toContain("action failed");
+  });
+});

@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { branchScopeFor, type BranchScope } from "@/lib/auth/branch-scope";
 import { hasPermission, type Permission } from "@/lib/auth/permissions";
 import type { Staff } from "@/lib/auth/types";
 import { AppError, errorCatalog, toAppError, type FieldErrors } from "@/lib/errors";
 import { withRequestId } from "@/lib/request-context";
+import { newSupportCode } from "@/lib/support/support-code";
 import { containsNul } from "@/lib/validation/query-values";
 import type { ActionFailure, ActionResult } from "./result";
 
@@ -61,7 +61,7 @@ export type ActionDefinition<Schema extends z.ZodType> = {
 export type ServerAction<Schema extends z.ZodType, Data> = (input: z.input<Schema>) => Promise<ActionResult<Data>>;
 
 export function createActionWrapper(dependencies: ActionDependencies) {
-  const newRequestId = dependencies.newRequestId ?? randomUUID;
+  const newRequestId = dependencies.newRequestId ?? newSupportCode;
 
   return function defineAction<Schema extends z.ZodType, Data>(
     definition: ActionDefinition<Schema>,

@@ -23,6 +23,12 @@ export const auditActionLabels = {
   "branch.create": "Branch created",
   "branch.rename": "Branch renamed",
   "token.active_token_warning": "Warned of an active token for the same ID number",
+  "token.issue": "Token requested",
+  "token.attached_from_sms": "Token entered from the customer's SMS",
+  "token.sms_token_refused": "Token from an SMS refused",
+  "token.slip_printed": "Verification slip printed",
+  "token.finished": "Token ended",
+  "token.state_changed": "Token state changed",
   // Supervisor review (issue 7, lib/review/audit-actions.ts).
   "token.viewed_by_supervisor": "Token opened by a supervisor",
   "token.id_revealed": "ID number revealed",
@@ -32,6 +38,7 @@ export const auditActionLabels = {
   "audit.exported": "Audit trail exported",
   "audit.chain_verified": "Audit trail verified",
   "review.reconciliation_printed": "Reconciliation sheet printed",
+  "review.reconciliation_signed_off": "Reconciliation sheet signed off",
   // Compliance (issue 14, lib/compliance).
   "purpose.create": "Purpose added",
   "purpose.update": "Purpose policy changed",

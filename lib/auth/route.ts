@@ -1,9 +1,9 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { AppError, errorCatalog, toAppError } from "@/lib/errors";
 import { hasNulCharacter } from "@/lib/validation/query-values";
 import { logger, type Logger } from "@/lib/logger";
 import { withRequestId } from "@/lib/request-context";
+import { newSupportCode } from "@/lib/support/support-code";
 import { branchScopeFor, type BranchScope } from "./branch-scope";
 import { isOwnOriginRequest } from "./request-origin";
 import type { Permission } from "./permissions";
@@ -41,7 +41,8 @@ export function staffRoute<P = Promise<Record<string, string | string[]>>>(
   handler: (context: StaffRouteContext<P>) => Promise<Response>,
 ): (request: Request, segment: { params: P }) => Promise<Response> {
   return async (request, segment) => {
-    const requestId = randomUUID();
+    // The support code staff read out is the id every log line of this request carries (ADR 0029).
+    const requestId = newSupportCode();
     const log = logger.child({ requestId, route: new URL(request.url).pathname, method: request.method });
     try {
       // No query value of any route may carry `\0` into SQL; refused before anything else runs.

@@ -10,4 +10,5 @@ export const reviewAuditActions = {
   exportedFullIds: "review.exported_full_ids",
   auditExported: "audit.exported",
   reconciliationPrinted: "review.reconciliation_printed",
+  reconciliationSignedOff: "review.reconciliation_signed_off",
 } as const;

@@ -1,14 +1,16 @@
 import "server-only";
 import { and, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Staff } from "@/lib/auth/types";
 import { recordAuditEvent } from "@/lib/audit";
 import { auditActionLabel } from "@/lib/audit/actions";
 import type { Database } from "@/lib/db/client";
-import { auditEvents, branches } from "@/lib/db/schema";
+import { auditEvents, authUsers, branches, tokenRequests } from "@/lib/db/schema";
 import { reviewAuditActions } from "./audit-actions";
 import { csvResponse, csvWebStream, type CsvColumn } from "./csv";
 import { formatBankDateTime } from "./format";
+import { describeAuditEvent } from "./sentences";
 import { bankDayOf, bankDayRange } from "./time";
 
 /**
@@ -40,6 +42,9 @@ export async function listAuditTrailPage(db: Database, scope: BranchScope, filte
     .select(auditRowColumns)
     .from(auditEvents)
     .leftJoin(branches, eq(branches.id, auditEvents.branchId))
+    .leftJoin(actors, eq(actors.id, auditEvents.actorUserId))
+    .leftJoin(subjectStaff, and(eq(auditEvents.subjectType, "staff"), eq(subjectStaff.id, auditEvents.subjectId)))
+    .leftJoin(tokenRequests, and(eq(auditEvents.subjectType, "token_request"), eq(sql`${tokenRequests.id}::text`, auditEvents.subjectId)))
     .where(where)
     .orderBy(desc(auditEvents.id))
     .limit(pageSize)
@@ -48,11 +53,18 @@ export async function listAuditTrailPage(db: Database, scope: BranchScope, filte
   return { events, total, pageCount: Math.max(1, Math.ceil(total / pageSize)) };
 }
 
+// Names, not usernames, in the trail's sentences: the actor's and a staff subject's account.
+const actors = alias(authUsers, "audit_actor");
+const subjectStaff = alias(authUsers, "audit_subject_staff");
+
 const auditRowColumns = {
   id: auditEvents.id,
   at: auditEvents.at,
   action: auditEvents.action,
   actorLabel: auditEvents.actorLabel,
+  actorName: actors.name,
+  subjectStaffName: subjectStaff.name,
+  subjectToken: tokenRequests.token,
   subjectType: auditEvents.subjectType,
   subjectId: auditEvents.subjectId,
   branchCode: branches.code,
@@ -65,6 +77,9 @@ export type AuditExportRow = {
   at: Date;
   action: string;
   actorLabel: string | null;
+  actorName: string | null;
+  subjectStaffName: string | null;
+  subjectToken: string | null;
   subjectType: string | null;
   subjectId: string | null;
   branchCode: string | null;
@@ -75,7 +90,9 @@ export type AuditExportRow = {
 const auditColumns: CsvColumn<AuditExportRow>[] = [
   { header: "When (Accra time)", value: (row) => formatBankDateTime(row.at) },
   { header: "Who", value: (row) => row.actorLabel },
+  { header: "Staff name", value: (row) => row.actorName },
   { header: "Event", value: (row) => auditActionLabel(row.action) },
+  { header: "What happened", value: (row) => describeAuditEvent(row).text },
   { header: "Event code", value: (row) => row.action },
   { header: "Subject", value: (row) => (row.subjectType ? `${row.subjectType}:${row.subjectId ?? ""}` : null) },
   { header: "Branch", value: (row) => row.branchCode },
@@ -92,6 +109,9 @@ export async function* iterateAuditEvents(db: Database, scope: BranchScope, filt
       .select(auditRowColumns)
       .from(auditEvents)
       .leftJoin(branches, eq(branches.id, auditEvents.branchId))
+      .leftJoin(actors, eq(actors.id, auditEvents.actorUserId))
+      .leftJoin(subjectStaff, and(eq(auditEvents.subjectType, "staff"), eq(subjectStaff.id, auditEvents.subjectId)))
+      .leftJoin(tokenRequests, and(eq(auditEvents.subjectType, "token_request"), eq(sql`${tokenRequests.id}::text`, auditEvents.subjectId)))
       .where(and(where, beforeId === null ? undefined : sql`${auditEvents.id} < ${beforeId}`))
       .orderBy(desc(auditEvents.id))
       .limit(batchSize);

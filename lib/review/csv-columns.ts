@@ -3,6 +3,7 @@ import { maskIdNumber } from "@/lib/pii/mask";
 import { reviewIdTypeLabels, reviewKindLabels, reviewStateLabels } from "./filters";
 import type { CsvColumn } from "./csv";
 import type { ExportTokenRow } from "./export-rows";
+import { failureReasonOf } from "./failure-reason";
 import { formatBankDateTime } from "./format";
 
 /**
@@ -29,6 +30,7 @@ export const maskedExportColumns: CsvColumn<ExportTokenRow>[] = [
   { header: "Seconds to result", value: (row) => (row.msToResult === null ? null : Math.round(row.msToResult / 1000)) },
   { header: "Transaction number", value: (row) => row.transactionNumber },
   { header: "Error code", value: (row) => row.errorCode },
+  { header: "Failure reason", value: (row) => failureReasonOf(row) },
 ];
 
 export type FullIdExportRow = ExportTokenRow & { fullIdNumber: string };

@@ -48,6 +48,8 @@ export type ExportTokenRow = {
   msToResult: number | null;
   transactionNumber: string | null;
   errorCode: string | null;
+  /** The service's failure text of a FAILED token (the reason the CSV reports). */
+  resultError: string | null;
 };
 
 /**
@@ -78,6 +80,7 @@ const exportColumns = {
   msToResult: tokenRequests.msToResult,
   transactionNumber: tokenRequests.transactionNumber,
   errorCode: tokenRequests.errorCode,
+  resultError: tokenRequests.resultError,
 };
 
 /**

@@ -171,7 +171,10 @@ export function hasAnyFilter(filters: ReviewFilters): boolean {
 export const figureGroupings = ["branch", "teller", "day"] as const;
 export type FigureGrouping = (typeof figureGroupings)[number];
 
-export type FiguresQuery = { from: string; to: string; branch?: string; groupBy: FigureGrouping };
+export const figureSorts = ["name", "successRate"] as const;
+export type FigureSort = (typeof figureSorts)[number];
+
+export type FiguresQuery = { from: string; to: string; branch?: string; groupBy: FigureGrouping; sort?: FigureSort };
 
 /** Adds days to a YYYY-MM-DD date. */
 export function addDays(day: string, days: number): string {
@@ -186,15 +189,16 @@ export function daysBetween(from: string, to: string): number {
 }
 
 /** Figures: a range (default the last 7 days up to `today`), at most `maxRangeDays` long. */
-export function parseFiguresQuery(params: SearchParamsLike, today: string): FiguresQuery {
+export function parseFiguresQuery(params: SearchParamsLike, today: string, defaultGroupBy: FigureGrouping = "branch"): FiguresQuery {
   const read = (key: string) => readAll(params, key)[0];
   let to = isoDate.safeParse(read("to")).data ?? today;
   let from = isoDate.safeParse(read("from")).data ?? addDays(to, -6);
   if (from > to) [from, to] = [to, from];
   if (daysBetween(from, to) > maxRangeDays) from = addDays(to, -(maxRangeDays - 1));
   const branch = uuid.safeParse(read("branch")).data;
-  const groupBy = z.enum(figureGroupings).safeParse(read("groupBy")).data ?? "branch";
-  return { from, to, groupBy, ...(branch ? { branch } : {}) };
+  const groupBy = z.enum(figureGroupings).safeParse(read("groupBy")).data ?? defaultGroupBy;
+  const sort = z.enum(figureSorts).safeParse(read("sort")).data;
+  return { from, to, groupBy, ...(branch ? { branch } : {}), ...(sort === "successRate" ? { sort } : {}) };
 }
 
 export type ReconciliationQuery = { day: string; branch?: string };

@@ -1,9 +1,10 @@
 import "server-only";
-import { and, asc, eq, gte, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt } from "drizzle-orm";
 import { assertInBranchScope, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Database } from "@/lib/db/client";
-import { authUsers, branches } from "@/lib/db/schema";
+import { auditEvents, authUsers, branches } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
+import { reviewAuditActions } from "./audit-actions";
 import { FigureAccumulator, partialFigureColumns, type FigureCounts, type PartialFigureRow } from "./figures";
 import type { ReconciliationQuery } from "./filters";
 import { bankDayRange } from "./time";
@@ -19,6 +20,22 @@ import { listReviewTokensWhere, type ReviewTokenRow } from "./token-list";
 
 export type ReconciliationTeller = FigureCounts & { tellerId: string; tellerName: string; finished: number };
 
+export { reconciliationStateColumns } from "./reconciliation-columns";
+
+/** The latest on-screen sign-off of a branch's day, read back from the audit trail. */
+export type ReconciliationSignOff = {
+  signedByName: string;
+  signedAt: string;
+  note: string | null;
+  /** The request count the signer saw: when it differs from the sheet's now, tokens changed after signing. */
+  requests: number | null;
+};
+
+/** The audit subject of a branch's day (the print and the sign-off both name it). */
+export function branchDaySubject(branchId: string, day: string): { type: "branch_day"; id: string } {
+  return { type: "branch_day", id: `${branchId}:${day}` };
+}
+
 export type ReconciliationSheet = {
   day: string;
   branch: { id: string; code: string; name: string };
@@ -28,6 +45,7 @@ export type ReconciliationSheet = {
   followUp: ReviewTokenRow[];
   /** The follow-up list is cut at this many rows; the sheet says so. */
   followUpLimit: number;
+  signOff: ReconciliationSignOff | null;
 };
 
 export const followUpStates = ["outcome_unknown", "waiting", "in_progress", "invalid"] as const;
@@ -75,5 +93,24 @@ export async function buildReconciliation(db: Database, scope: BranchScope, quer
     total: withFinished(total.result()),
     followUp,
     followUpLimit,
+    signOff: await latestSignOff(db, branch.id, query.day),
+  };
+}
+
+async function latestSignOff(db: Database, branchId: string, day: string): Promise<ReconciliationSignOff | null> {
+  const subject = branchDaySubject(branchId, day);
+  const [row] = await db
+    .select({ at: auditEvents.at, details: auditEvents.details, name: authUsers.name, label: auditEvents.actorLabel })
+    .from(auditEvents)
+    .leftJoin(authUsers, eq(authUsers.id, auditEvents.actorUserId))
+    .where(and(eq(auditEvents.action, reviewAuditActions.reconciliationSignedOff), eq(auditEvents.subjectType, subject.type), eq(auditEvents.subjectId, subject.id)))
+    .orderBy(desc(auditEvents.id))
+    .limit(1);
+  if (!row) return null;
+  return {
+    signedByName: row.name ?? row.label ?? "—",
+    signedAt: row.at.toISOString(),
+    note: typeof row.details.note === "string" && row.details.note !== "" ? row.details.note : null,
+    requests: typeof row.details.requests === "number" ? row.details.requests : null,
   };
 }

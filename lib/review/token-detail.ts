@@ -12,6 +12,7 @@ import { decryptField, type PiiKeys } from "@/lib/pii";
 import { deriveTokenState } from "@/lib/tokens/state";
 import { factsFromRow } from "@/lib/watcher/token-facts";
 import { reviewAuditActions } from "./audit-actions";
+import { failureReasonOf } from "./failure-reason";
 import { tokenRequests } from "./token-columns";
 import { listReviewTokensWhere, type ReviewTokenRow } from "./token-list";
 
@@ -41,6 +42,8 @@ export type ReviewTokenDetail = {
   };
   events: ReviewTokenEvent[];
   access: ReviewAccessEvent[];
+  /** Staff usernames named in the events (the SMS recovery) → their names. */
+  namesByUsername: Record<string, string>;
 };
 
 const optionLabels: Record<string, string> = {
@@ -79,16 +82,25 @@ export async function openReviewTokenDetail(db: Database, context: { staff: Staf
   const [events, access] = await Promise.all([
     db.select({ at: tokenEvents.at, type: tokenEvents.type, details: tokenEvents.details }).from(tokenEvents).where(eq(tokenEvents.tokenRequestId, id)).orderBy(asc(tokenEvents.at), asc(tokenEvents.id)),
     db
-      .select({ at: auditEvents.at, action: auditEvents.action, who: auditEvents.actorLabel, details: auditEvents.details })
+      .select({ at: auditEvents.at, action: auditEvents.action, who: auditEvents.actorLabel, name: authUsers.name, details: auditEvents.details })
       .from(auditEvents)
+      .leftJoin(authUsers, eq(authUsers.id, auditEvents.actorUserId))
       .where(and(eq(auditEvents.subjectType, "token_request"), eq(auditEvents.subjectId, id), inArray(auditEvents.action, [reviewAuditActions.tokenViewed, reviewAuditActions.idRevealed])))
       .orderBy(desc(auditEvents.at), desc(auditEvents.id))
       .limit(100),
   ]);
+  const usernames = [...new Set(events.map((event) => event.details.attachedBy).filter((value): value is string => typeof value === "string"))];
+  const named = usernames.length
+    ? await db.select({ username: authUsers.username, name: authUsers.name }).from(authUsers).where(inArray(authUsers.username, usernames))
+    : [];
+  const tokenWords = row.token ? `token ${row.token}` : "this attempt";
   return {
+    namesByUsername: Object.fromEntries(named.filter((entry) => entry.username).map((entry) => [entry.username!, entry.name])),
     token: {
       ...row,
       state,
+      // From the state derived just now, and the service's own failure text.
+      failureReason: failureReasonOf({ state, resultError: extra?.resultError ?? null, errorCode: row.errorCode }),
       purpose: extra?.purpose ?? null,
       smsSentTo: extra ? displayContact(extra.smsSentToMasked, extra) : null,
       consent:
@@ -111,8 +123,8 @@ export async function openReviewTokenDetail(db: Database, context: { staff: Staf
     access: access.map((event) => ({
       at: event.at.toISOString(),
       action: event.action,
-      label: auditActionLabel(event.action),
-      who: event.who ?? "—",
+      label: event.action === reviewAuditActions.idRevealed ? `revealed the ID number of ${tokenWords}` : event.action === reviewAuditActions.tokenViewed ? `opened ${tokenWords}` : auditActionLabel(event.action),
+      who: event.name ?? event.who ?? "—",
       reason: typeof event.details.reason === "string" ? event.details.reason : null,
     })),
   };

@@ -10,6 +10,7 @@ import { maskIdNumber } from "@/lib/pii/mask";
 import { normaliseReference } from "@/lib/validation/text-fields";
 import { reviewIdTypeLabels, type ReviewFilters, type ReviewListQuery, type ReviewSortKey, type ReviewState } from "./filters";
 import { bankDayRange } from "./time";
+import { failureReasonOf } from "./failure-reason";
 import { reviewStateSql, stateCondition, tokenRequests } from "./token-columns";
 
 /**
@@ -38,6 +39,8 @@ export type ReviewTokenRow = {
   secondsToResult: number | null;
   transactionNumber: string | null;
   errorCode: string | null;
+  /** Why it did not succeed (the service's failure text, or the issuing error's copy): lib/review/failure-reason.ts. */
+  failureReason: string | null;
 };
 
 export type ReviewTokenPage = {
@@ -109,6 +112,7 @@ const rowColumns = {
   msToResult: tokenRequests.msToResult,
   transactionNumber: tokenRequests.transactionNumber,
   errorCode: tokenRequests.errorCode,
+  resultError: tokenRequests.resultError,
 };
 
 type RawRow = {
@@ -134,6 +138,7 @@ type RawRow = {
   msToResult: number | null;
   transactionNumber: string | null;
   errorCode: string | null;
+  resultError: string | null;
 };
 
 // Raw SQL selections come back as strings on one driver and Dates on the other: one conversion.
@@ -166,6 +171,7 @@ function toRow(raw: RawRow): ReviewTokenRow {
     secondsToResult: raw.msToResult === null ? null : Math.round(raw.msToResult / 1000),
     transactionNumber: raw.transactionNumber,
     errorCode: raw.errorCode,
+    failureReason: failureReasonOf(raw),
   };
 }
 

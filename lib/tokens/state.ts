@@ -274,3 +274,14 @@ export const tokenStateLabels: Record<TokenStateName, string> = {
   invalid: "Invalid",
   outcome_unknown: "Outcome unknown",
 };
+
+/**
+ * The state's words for a token of this kind: a fingerprint token is waiting for the customer who
+ * is already at the counter, so it says what to do instead of "Waiting for customer".
+ */
+export function tokenStateLabelFor(state: TokenStateName, kind: "fingerprint" | "remote" | undefined): string {
+  if (state === "waiting" && kind === "fingerprint") return fingerprintWaitingLabel;
+  return tokenStateLabels[state];
+}
+
+export const fingerprintWaitingLabel = "Customer at the counter: place the finger on the scanner";

@@ -66,7 +66,7 @@ export const maximumAgeYears = 120;
 
 export const dateOfBirthMessages = {
   required: "Enter the date of birth.",
-  format: "Enter the date of birth as a date (year, month, day).",
+  format: "Enter the date of birth as DD/MM/YYYY, e.g. 07/03/1990.",
   notADay: "This day does not exist. Check the day and the month.",
   future: "The date of birth cannot be today or in the future.",
   tooYoung: `The customer must be at least ${minimumAgeYears} to hold a driver licence. Check the year.`,

@@ -7,7 +7,7 @@ import { authUsers, branches, tokenEvents, tokenRequests, type TokenEvent, type 
 import { AppError, errorCatalog, type ErrorCode } from "@/lib/errors";
 import { displayContact, displayIdNumber } from "@/lib/compliance/erasure-note";
 import { decryptField, maskEmail, maskIdNumber } from "@/lib/pii";
-import { deriveTokenState, tokenStateLabels, type FollowPolicy, type TokenStateName } from "@/lib/tokens/state";
+import { deriveTokenState, tokenStateLabelFor, type FollowPolicy, type TokenStateName } from "@/lib/tokens/state";
 import { idTypeLabels } from "@/lib/validation";
 import type { LiveTokenDetail, LiveTokenEvent, LiveTokenResponse, LiveTokenSummary, TodayTokensResponse } from "./live-token-dto";
 import { factsFromRow, pendingLimitMs } from "./token-facts";
@@ -121,7 +121,7 @@ function toSummary({ row, tellerName }: Joined, viewer: LiveViewer, settings: Li
     maskedIdNumber: displayIdNumber(row, maskIdNumber),
     reference: displayContact(row.referenceMasked, row) ?? "",
     state: derived.state,
-    stateLabel: tokenStateLabels[derived.state],
+    stateLabel: tokenStateLabelFor(derived.state, row.kind),
     isFinal: derived.isFinal,
     outcomeUnknownReason: derived.outcomeUnknownReason ?? null,
     serviceProblem: derived.serviceProblem

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AuditChainStatus } from "@/components/staff/audit-chain-status";
 import { AuditDetails } from "@/components/staff/audit-details";
+import { AuditSentence } from "@/components/review/audit-sentence";
 import { formatDateTime } from "@/components/staff/format";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -15,6 +16,8 @@ import { verifyAuditChain, type ChainReport } from "@/lib/audit/chain";
 import { auditActionLabel } from "@/lib/audit/actions";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
+import { hasPermission } from "@/lib/auth/permissions";
+import { REVIEW_PERMISSION } from "@/lib/review/access";
 import { getDb } from "@/lib/db/client";
 import { parseAuditFilter } from "@/lib/review/audit-filter";
 import { listAuditTrailPage } from "@/lib/review/audit-trail";
@@ -35,6 +38,8 @@ const single = (value: string | string[] | undefined) => (typeof value === "stri
  */
 export default async function AuditPage({ searchParams }: { searchParams: SearchParams }) {
   const staff = await requirePermission("audit.read");
+  // Token links in the sentences only for those who may open a token in review.
+  const canOpenTokens = hasPermission(staff.role, REVIEW_PERMISSION);
   const scope = branchScopeFor(staff);
   const params = await searchParams;
   const filter = parseAuditFilter(params);
@@ -172,14 +177,19 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
                 {events.map((event) => (
                   <TableRow key={event.id} data-action={event.action} className="align-top">
                     <TableCell className="text-sm whitespace-nowrap tabular-nums">{formatDateTime(event.at)}</TableCell>
-                    <TableCell className="font-mono text-sm break-all">{event.actorLabel ?? "—"}</TableCell>
+                    <TableCell className="text-sm">
+                      <span className="block font-semibold text-ink">{event.actorName ?? event.actorLabel ?? "—"}</span>
+                      {event.actorName && event.actorLabel ? <span className="block font-mono text-xs break-all text-ink-muted">{event.actorLabel}</span> : null}
+                    </TableCell>
                     <TableCell>
                       <Badge tone={event.action.includes("failed") || event.action.includes("locked") ? "warning" : "neutral"}>
                         {auditActionLabel(event.action)}
                       </Badge>
                     </TableCell>
                     <TableCell>
-                      <AuditDetails details={event.details} />
+                      <AuditSentence row={event} canOpenTokens={canOpenTokens}>
+                        <AuditDetails details={event.details} />
+                      </AuditSentence>
                     </TableCell>
                     <TableCell className="font-mono text-sm">{event.branchCode ?? "—"}</TableCell>
                   </TableRow>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import "@/components/review/print.css";
 import { PrintSheetButton } from "@/components/review/print-sheet-button";
+import { SignOffForm } from "@/components/review/sign-off-form";
 import { ReconciliationSheet } from "@/components/review/reconciliation-sheet";
 import { ReviewTabs } from "@/components/review/review-tabs";
 import { Button } from "@/components/ui/button";
@@ -16,7 +17,7 @@ import { formatLongDay } from "@/lib/review/format";
 import { listBranchOptions } from "@/lib/review/options";
 import { buildReconciliation } from "@/lib/review/reconciliation";
 import { bankDayOf } from "@/lib/review/time";
-import { recordReconciliationPrintedAction } from "./actions";
+import { recordReconciliationPrintedAction, signOffReconciliationAction } from "./actions";
 
 export const metadata: Metadata = { title: "End of day" };
 export const dynamic = "force-dynamic";
@@ -68,7 +69,14 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
           </Button>
         </form>
       </div>
-      <ReconciliationSheet sheet={sheet} preparedBy={`${staff.name} (${staff.username})`} bankName={env().BANK_NAME} />
+      <ReconciliationSheet
+        sheet={sheet}
+        preparedBy={staff.name}
+        bankName={env().BANK_NAME}
+        signOffForm={
+          <SignOffForm branchId={sheet.branch.id} day={sheet.day} followUpCount={sheet.followUp.length} isSignedAlready={sheet.signOff !== null} signOff={signOffReconciliationAction} />
+        }
+      />
     </>
   );
 }

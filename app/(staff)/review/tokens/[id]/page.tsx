@@ -6,6 +6,7 @@ import { LegalHoldCard } from "@/components/compliance/legal-hold-card";
 import { ReviewStateBadge } from "@/components/review/review-state-badge";
 import { RevealIdNumber } from "@/components/review/reveal-id-number";
 import { TokenAccessLog, TokenHistory } from "@/components/review/token-history";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
@@ -52,7 +53,9 @@ export default async function ReviewTokenPage({ params }: { params: Promise<{ id
           ["Options", token.optionsOn.length ? token.optionsOn.join(", ") : "None"],
         ] as [string, React.ReactNode][])
       : []),
-    ...(token.errorCode ? ([["Error code", <code key="code">{token.errorCode}</code>]] as [string, React.ReactNode][]) : []),
+    ...(token.failureReason && token.state !== "outcome_unknown"
+      ? ([["Reason", <span key="reason" data-testid="detail-failure-reason">{token.failureReason}</span>]] as [string, React.ReactNode][])
+      : []),
   ];
 
   return (
@@ -77,6 +80,20 @@ export default async function ReviewTokenPage({ params }: { params: Promise<{ id
           </div>
         }
       />
+      {token.state === "outcome_unknown" ? (
+        <Alert tone="warning" title="Outcome unknown: the next step" className="mb-6" data-testid="outcome-unknown-explained">
+          <p>{token.failureReason}</p>
+          <p className="mt-2">
+            <Link href={`/tokens/${token.id}`} className="font-semibold text-info-700 underline underline-offset-2">
+              Open the token page to enter the token from the customer&apos;s SMS
+            </Link>
+          </p>
+        </Alert>
+      ) : token.state === "failed" || token.state === "invalid" || token.state === "not_issued" ? (
+        <Alert tone="danger" title={token.state === "failed" ? "Why the verification failed" : token.state === "invalid" ? "Why the token is invalid" : "Why no token was issued"} className="mb-6">
+          <p data-testid="failure-reason-panel">{token.failureReason}</p>
+        </Alert>
+      ) : null}
       <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
         <div className="flex flex-col gap-6">
           <Card aria-labelledby="customer-heading">
@@ -108,7 +125,7 @@ export default async function ReviewTokenPage({ params }: { params: Promise<{ id
             <h2 id="history-heading" className="mb-3 text-lg font-bold">
               History
             </h2>
-            <TokenHistory events={detail.events} />
+            <TokenHistory events={detail.events} context={{ tellerName: token.tellerName, token: token.token, kind: token.kind, namesByUsername: detail.namesByUsername }} />
           </Card>
           {hasPermission(staff.role, "customers.records") ? (
             <LegalHoldCard

@@ -24,7 +24,7 @@ export const dynamic = "force-dynamic";
 export default async function SlipPage({ params }: { params: Promise<{ id: string }> }) {
   const staff = await requirePermission("tokens.view");
   const { id } = await params;
-  const { serverNow, token } = await getLiveToken(await getDb(), { userId: staff.userId, scope: branchScopeFor(staff) }, id, liveViewSettings()).catch(
+  const { token } = await getLiveToken(await getDb(), { userId: staff.userId, scope: branchScopeFor(staff) }, id, liveViewSettings()).catch(
     (error: unknown) => {
       if (isAppError(error) && error.code === "NOT_FOUND") notFound();
       throw error;
@@ -48,7 +48,6 @@ export default async function SlipPage({ params }: { params: Promise<{ id: strin
           bankName: env().BANK_NAME,
           branchName: token.branchName,
           tellerName: token.tellerName,
-          printedAt: serverNow,
           token: token.token,
           kind: token.kind,
           idTypeLabel: token.idTypeLabel,

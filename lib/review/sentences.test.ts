@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { failureReasonOf } from "./failure-reason";
+import { describeAuditEvent, describeTokenEvent, type AuditSentenceRow } from "./sentences";
+
+const context = { tellerName: "Ama Mensah", token: "X7Q3BMSA", kind: "remote" as const, namesByUsername: { "teller.accra": "Ama Mensah" } };
+const rawCodes = /state_changed|UPSTREAM_|token\.issue|issue\.|_/;
+
+describe("token history sentences", () => {
+  it("names the teller and the token, and quotes the service's failure text", () => {
+    expect(describeTokenEvent({ type: "issue.issued", details: { isSmsSent: true } }, context)).toMatchObject({ text: "Ama Mensah issued token X7Q3BMSA", tone: "info" });
+    expect(describeTokenEvent({ type: "state_changed", details: { from: "in_progress", to: "failed", error: "Verification Unsuccesful" } }, context).text).toBe(
+      "The service reported Failed: Verification Unsuccesful",
+    );
+    expect(describeTokenEvent({ type: "state_changed", details: { to: "successful", transactionNumber: "TX-1" } }, context).text).toBe("The service reported Successful: transaction TX-1");
+    expect(describeTokenEvent({ type: "issue.attached_from_sms", details: { attachedBy: "teller.accra" } }, context).text).toBe("Ama Mensah entered token X7Q3BMSA from the customer's SMS");
+  });
+
+  it("reads the watcher's events (watch.*) like the others", () => {
+    expect(describeTokenEvent({ type: "watch.state_changed", details: { from: "in_progress", to: "failed", error: "Verification Unsuccesful" } }, context).text).toBe(
+      "The service reported Failed: Verification Unsuccesful",
+    );
+    expect(describeTokenEvent({ type: "watch.service_unreachable", details: { code: "UPSTREAM_TIMEOUT" } }, context).text).toBe("The verification service stopped answering");
+  });
+
+  it("never shows a raw code", () => {
+    const events = [
+      { type: "issue.requested", details: {} },
+      { type: "issue.outcome_unknown", details: { errorCode: "UPSTREAM_TIMEOUT" } },
+      { type: "issue.rejected", details: { errorCode: "UPSTREAM_REJECTED" } },
+      { type: "service_unreachable", details: { code: "UPSTREAM_NETWORK" } },
+      { type: "state_changed", details: { to: "expired" } },
+      { type: "state_changed", details: { to: "outcome_unknown" } },
+    ];
+    for (const event of events) {
+      const sentence = describeTokenEvent(event, context);
+      expect(sentence.text).not.toMatch(rawCodes);
+      expect(sentence.detail ?? "").not.toMatch(/UPSTREAM_/);
+    }
+  });
+
+  it("tells the next step of an unknown outcome", () => {
+    expect(describeTokenEvent({ type: "issue.outcome_unknown", details: { errorCode: "UPSTREAM_TIMEOUT" } }, context).detail).toMatch(/token in their SMS/);
+  });
+});
+
+describe("audit sentences", () => {
+  const base: AuditSentenceRow = { action: "", actorName: "Kofi Boateng", actorLabel: "supervisor.accra", subjectType: "token_request", subjectId: "4d1c", details: {}, subjectToken: "X7Q3BMSA", subjectStaffName: null };
+
+  it("names the staff member by name and the token, with its link", () => {
+    expect(describeAuditEvent({ ...base, action: "token.id_revealed", details: { reason: "Customer dispute" } })).toMatchObject({
+      text: "Kofi Boateng revealed the ID number of token X7Q3BMSA",
+      detail: "Reason: “Customer dispute”",
+      tokenRequestId: "4d1c",
+    });
+    expect(describeAuditEvent({ ...base, actorName: "Ama Mensah", action: "token.issue", details: { outcome: "issued" } }).text).toBe("Ama Mensah issued token X7Q3BMSA");
+    expect(describeAuditEvent({ ...base, action: "token.issue", details: { outcome: "outcome_unknown", errorCode: "UPSTREAM_TIMEOUT" } }).text).not.toMatch(rawCodes);
+  });
+
+  it("tells the watcher's record of a token's end as the service's report", () => {
+    const sentence = describeAuditEvent({ ...base, actorName: null, actorLabel: "watcher", action: "token.finished", details: { from: "in_progress", to: "failed", error: "Verification Unsuccesful" } });
+    expect(sentence.text).toBe("Token X7Q3BMSA: the service reported Failed: Verification Unsuccesful");
+    expect(sentence.tokenRequestId).toBe("4d1c");
+  });
+
+  it("says who signed the day off", () => {
+    const sentence = describeAuditEvent({ ...base, subjectType: "branch_day", subjectToken: null, action: "review.reconciliation_signed_off", details: { day: "2026-11-24", requests: 12, note: "Checked" } });
+    expect(sentence.text).toBe("Kofi Boateng signed off the end-of-day sheet for 2026-11-24");
+    expect(sentence.detail).toBe("12 requests · Note: “Checked”");
+  });
+});
+
+describe("failure reasons", () => {
+  it("is the service's text for a live failure, and the next step for an unknown outcome", () => {
+    expect(failureReasonOf({ state: "failed", resultError: "Verification Unsuccesful", errorCode: null })).toBe("Verification Unsuccesful");
+    expect(failureReasonOf({ state: "outcome_unknown", resultError: null, errorCode: "UPSTREAM_TIMEOUT" })).toMatch(/enter it on the token page/);
+    expect(failureReasonOf({ state: "not_issued", resultError: null, errorCode: "UPSTREAM_REJECTED" })).not.toMatch(/UPSTREAM_/);
+    expect(failureReasonOf({ state: "successful", resultError: null, errorCode: null })).toBeNull();
+  });
+});

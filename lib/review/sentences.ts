@@ -1,0 +1,184 @@
+import { errorCatalog } from "@/lib/errors";
+import { auditActionLabel } from "@/lib/audit/actions";
+import { outcomeUnknownNextStep } from "./failure-reason";
+import { reviewStateLabels, type ReviewState } from "./filters";
+
+/**
+ * History and audit entries as plain sentences with staff names ("Ama Mensah issued token
+ * X7Q3BMSA", "The service reported Failed: Verification Unsuccesful"), never raw codes
+ * (`state_changed`, `UPSTREAM_TIMEOUT`, `token.issue`). Plain data in, words out: the pages render
+ * them with a link to the token where one is named.
+ */
+
+export type Sentence = {
+  text: string;
+  /** A second line: the service's text, a reason, the next step. */
+  detail?: string;
+  tone: "neutral" | "info" | "success" | "danger" | "warning";
+  /** The token the sentence names, linked by the page. */
+  tokenRequestId?: string;
+};
+
+/** Audit actions whose sentence says everything their details hold (no raw codes shown beside it). */
+export const auditActionsToldInFull: ReadonlySet<string> = new Set([
+  "token.issue",
+  "token.viewed_by_supervisor",
+  "token.id_revealed",
+  "token.attached_from_sms",
+  "token.slip_printed",
+  "review.reconciliation_printed",
+  "review.reconciliation_signed_off",
+  "token.finished",
+  "token.state_changed",
+]);
+
+function copyOf(code: unknown): string | undefined {
+  if (typeof code !== "string") return undefined;
+  const entry = (errorCatalog as Partial<Record<string, { userMessage: string }>>)[code];
+  return entry?.userMessage ?? undefined;
+}
+
+const tokenWord = (token: string | null) => (token ? `token ${token}` : "a token");
+
+export type HistoryContext = {
+  tellerName: string;
+  token: string | null;
+  kind: "fingerprint" | "remote";
+  /** Staff usernames recorded in events (the SMS recovery) → their names. */
+  namesByUsername: Record<string, string>;
+};
+
+/** One event of a token's history as a sentence. */
+export function describeTokenEvent(event: { type: string; details: Record<string, unknown> }, context: HistoryContext): Sentence {
+  const d = event.details;
+  // The watcher writes its events as `watch.state_changed`, `watch.service_unreachable`, …
+  const type = event.type.startsWith("watch.") ? event.type.slice("watch.".length) : event.type;
+  const kindWord = context.kind === "fingerprint" ? "fingerprint" : "remote";
+  switch (type) {
+    case "issue.requested":
+      return { text: `${context.tellerName} asked the service for a ${kindWord} token`, tone: "neutral", detail: d.allowDuplicate === true ? "Issued deliberately while the customer had another active token." : undefined };
+    case "issue.issued": {
+      const sent = [d.isSmsSent === true ? "by SMS" : null, d.isEmailSent === true ? "by e-mail" : null].filter(Boolean).join(" and ");
+      return { text: `${context.tellerName} issued ${tokenWord(context.token)}`, tone: "info", detail: sent ? `The link went to the customer ${sent}.` : undefined };
+    }
+    case "issue.rejected":
+      return { text: "The service refused to issue a token", detail: copyOf(d.errorCode), tone: "danger" };
+    case "issue.failed_upstream":
+    case "issue.failed":
+      return { text: "The service could not issue a token", detail: copyOf(d.errorCode), tone: "danger" };
+    case "issue.outcome_unknown":
+      return { text: "The service's answer to the issuing call never arrived: outcome unknown", detail: outcomeUnknownNextStep, tone: "warning" };
+    case "issue.attached_from_sms": {
+      const username = typeof d.attachedBy === "string" ? d.attachedBy : "";
+      const who = context.namesByUsername[username] ?? (username || "A teller");
+      return { text: `${who} entered ${tokenWord(context.token)} from the customer's SMS`, detail: "Veridesk checked it with the service and follows it from here.", tone: "info" };
+    }
+    case "issue.replayed":
+      return { text: "A repeated submit of the same form was answered with this token (no second token, no second SMS)", tone: "neutral" };
+    case "service_unreachable":
+      return { text: "The verification service stopped answering", detail: copyOf(d.code), tone: "warning" };
+    case "service_recovered":
+      return { text: "The verification service answers again", tone: "neutral" };
+    case "state_changed":
+      return describeStateChange(d, context);
+    default:
+      return { text: type.replace(/[._]/g, " "), tone: "neutral" };
+  }
+}
+
+function describeStateChange(d: Record<string, unknown>, context: HistoryContext): Sentence {
+  const to = String(d.to ?? "") as ReviewState;
+  const label = reviewStateLabels[to] ?? String(d.to ?? "");
+  switch (to) {
+    case "in_progress":
+      return { text: "The customer started the verification", detail: "The service reported Verification in progress.", tone: "info" };
+    case "successful":
+      return { text: `The service reported Successful${d.transactionNumber ? `: transaction ${String(d.transactionNumber)}` : ""}`, tone: "success" };
+    case "failed":
+      return { text: `The service reported Failed${typeof d.error === "string" && d.error ? `: ${d.error}` : " (no reason given)"}`, tone: "danger" };
+    case "expired":
+      return { text: `${context.token ? `Token ${context.token}` : "The token"} expired unused after 15 minutes`, tone: "neutral" };
+    case "invalid":
+      return { text: "The service reported the token invalid", detail: "It can no longer be used; issue a new token if the customer still needs verifying.", tone: "danger" };
+    case "outcome_unknown":
+      return { text: "The token was used, but its result never came back: outcome unknown", detail: typeof d.reason === "string" ? d.reason : undefined, tone: "warning" };
+    case "waiting":
+      return { text: context.kind === "fingerprint" ? "Waiting for the customer's finger on the scanner" : "Waiting for the customer to open the link", tone: "info" };
+    default:
+      return { text: `The state became ${label}`, tone: "neutral" };
+  }
+}
+
+export type AuditSentenceRow = {
+  action: string;
+  actorName: string | null;
+  actorLabel: string | null;
+  subjectType: string | null;
+  subjectId: string | null;
+  details: Record<string, unknown>;
+  /** The token code of a token_request subject (joined by the query). */
+  subjectToken: string | null;
+  /** The name of a staff subject. */
+  subjectStaffName: string | null;
+};
+
+/** One audit event as a sentence, naming the staff member and the token. */
+export function describeAuditEvent(row: AuditSentenceRow): Sentence {
+  // Events of the background watcher have no staff member: Veridesk itself recorded them.
+  const who = row.actorName ?? (row.actorLabel === "watcher" ? "Veridesk" : row.actorLabel) ?? "Veridesk";
+  const d = row.details;
+  const tokenRequestId = row.subjectType === "token_request" && row.subjectId ? row.subjectId : undefined;
+  const token = tokenWord(row.subjectToken ?? (typeof d.token === "string" ? d.token : null));
+  const staffName = row.subjectStaffName ?? (typeof d.name === "string" ? d.name : "a staff member");
+  const reason = typeof d.reason === "string" ? d.reason : undefined;
+  switch (row.action) {
+    case "token.issue":
+      if (d.outcome === "issued") return { text: `${who} issued ${token}`, tone: "info", tokenRequestId };
+      if (d.outcome === "outcome_unknown") return { text: `${who} asked for a token; the service's answer never arrived (outcome unknown)`, detail: outcomeUnknownNextStep, tone: "warning", tokenRequestId };
+      return { text: `${who} asked for a token; the service did not issue one`, detail: copyOf(d.errorCode), tone: "danger", tokenRequestId };
+    case "token.viewed_by_supervisor":
+      return { text: `${who} opened ${token} in review`, tone: "neutral", tokenRequestId };
+    case "token.id_revealed":
+      return { text: `${who} revealed the ID number of ${token}`, detail: reason ? `Reason: “${reason}”` : undefined, tone: "warning", tokenRequestId };
+    case "token.active_token_warning":
+      return { text: `${who} was warned that the customer already has an active token`, tone: "warning", tokenRequestId };
+    case "token.attached_from_sms":
+      return { text: `${who} entered ${token} from the customer's SMS`, tone: "info", tokenRequestId };
+    case "token.slip_printed":
+      return { text: `${who} printed the slip of ${token}`, tone: "neutral", tokenRequestId };
+    case "token.finished":
+    case "token.state_changed": {
+      const change = describeStateChange(d, { tellerName: who, token: row.subjectToken, kind: "remote", namesByUsername: {} });
+      const lead = row.subjectToken ? `Token ${row.subjectToken}: ` : "";
+      return { ...change, text: `${lead}${lead ? change.text.charAt(0).toLowerCase() + change.text.slice(1) : change.text}`, tokenRequestId };
+    }
+    case "branch.create":
+      return { text: `${who} added the branch ${typeof d.name === "string" ? d.name : ""}${typeof d.code === "string" ? ` (${d.code})` : ""}`.trim(), tone: "neutral" };
+    case "review.reconciliation_printed":
+      return { text: `${who} printed the end-of-day sheet for ${String(d.day ?? "")}`, tone: "neutral" };
+    case "review.reconciliation_signed_off":
+      return {
+        text: `${who} signed off the end-of-day sheet for ${String(d.day ?? "")}`,
+        detail: [typeof d.requests === "number" ? `${d.requests} requests` : null, typeof d.note === "string" && d.note ? `Note: “${d.note}”` : null].filter(Boolean).join(" · ") || undefined,
+        tone: "success",
+      };
+    case "staff.create":
+      return { text: `${who} created the account of ${staffName}`, tone: "neutral" };
+    case "staff.update":
+      return { text: `${who} changed the account of ${staffName}`, tone: "neutral" };
+    case "staff.disable":
+      return { text: `${who} disabled the account of ${staffName}`, tone: "warning" };
+    case "staff.enable":
+      return { text: `${who} enabled the account of ${staffName}`, tone: "neutral" };
+    case "staff.password_reset":
+      return { text: `${who} reset the password of ${staffName}`, tone: "warning" };
+    case "auth.sign_in":
+      return { text: `${who} signed in`, tone: "neutral" };
+    case "auth.sign_out":
+      return { text: `${who} signed out`, tone: "neutral" };
+    case "auth.sign_in_failed":
+      return { text: `A sign-in as ${row.actorLabel ?? "an unknown user"} failed`, tone: "warning" };
+    default:
+      return { text: `${who}: ${auditActionLabel(row.action)}`, tone: "neutral", tokenRequestId };
+  }
+}
