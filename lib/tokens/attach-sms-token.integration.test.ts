@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
 import { auditEvents, authUsers, branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { keyIdOf, type PiiKeys } from "@/lib/pii";
+import { decryptField, keyIdOf, type PiiKeys } from "@/lib/pii";
 import type { UpstreamClient } from "@/lib/upstream";
 import { remoteTokenActionSchema } from "@/lib/validation";
 import { attachTokenFromSms, type SmsTokenAttacher } from "./attach-sms-token";
@@ -60,6 +60,8 @@ async function attemptWithoutAnswer(): Promise<string> {
     captureLocation: false,
     captureHomeAddress: false,
     livenessOnly: false,
+    consentAttested: true,
+    consentWordingVersion: 1,
     idempotencyKey: randomUUID(),
   });
   const { upstream } = serviceKnowing([]);
@@ -97,10 +99,12 @@ describe("entering the token from the customer's SMS", () => {
     const service = serviceKnowing(["SMS1TOKEN"]);
     const attachedAt = new Date(Date.now() + 60_000);
 
-    await attachTokenFromSms({ tokenRequestId: attemptId, token: "SMS1TOKEN" }, attacher, "req-attach", { db: opened.db, upstream: service.upstream, now: () => attachedAt });
+    await attachTokenFromSms({ tokenRequestId: attemptId, token: "SMS1TOKEN" }, attacher, "req-attach", { db: opened.db, keys, upstream: service.upstream, now: () => attachedAt });
 
     const [row] = await opened.db.select().from(tokenRequests).where(eq(tokenRequests.id, attemptId));
-    expect(row).toMatchObject({ outcome: "issued", token: "SMS1TOKEN", smsSentTo: "0241234567" });
+    expect(row).toMatchObject({ outcome: "issued", token: "SMS1TOKEN", smsSentToMasked: "024 ••• 4567" });
+    // The SMS went to the phone on the form: its ciphertext is bound to sms_sent_to now.
+    expect(decryptField(row!.smsSentToEncrypted!, `token_requests.sms_sent_to:${row!.id}`, keys)).toBe("0241234567");
     expect(row!.expiresAt!.getTime() - row!.createdAt.getTime()).toBe(15 * 60_000);
     expect(row!.nextPollAt).toEqual(attachedAt);
     const events = await opened.db.select().from(tokenEvents).where(eq(tokenEvents.tokenRequestId, attemptId));
@@ -113,7 +117,7 @@ describe("entering the token from the customer's SMS", () => {
   it("refuses a token the service does not know, changes nothing, and audits the refusal", async () => {
     const attemptId = await attemptWithoutAnswer();
     const service = serviceKnowing([]);
-    await expect(attachTokenFromSms({ tokenRequestId: attemptId, token: "NOSUCH99" }, attacher, "req", { db: opened.db, upstream: service.upstream })).rejects.toMatchObject({
+    await expect(attachTokenFromSms({ tokenRequestId: attemptId, token: "NOSUCH99" }, attacher, "req", { db: opened.db, keys, upstream: service.upstream })).rejects.toMatchObject({
       code: "VALIDATION",
     });
     expect((await opened.db.select().from(tokenRequests).where(eq(tokenRequests.id, attemptId)))[0]).toMatchObject({ outcome: "outcome_unknown", token: null });
@@ -124,9 +128,9 @@ describe("entering the token from the customer's SMS", () => {
     const first = await attemptWithoutAnswer();
     const second = await attemptWithoutAnswer();
     const service = serviceKnowing(["TAKEN123"]);
-    await attachTokenFromSms({ tokenRequestId: first, token: "TAKEN123" }, attacher, "req", { db: opened.db, upstream: service.upstream });
+    await attachTokenFromSms({ tokenRequestId: first, token: "TAKEN123" }, attacher, "req", { db: opened.db, keys, upstream: service.upstream });
 
-    await expect(attachTokenFromSms({ tokenRequestId: second, token: "TAKEN123" }, attacher, "req", { db: opened.db, upstream: service.upstream })).rejects.toMatchObject({
+    await expect(attachTokenFromSms({ tokenRequestId: second, token: "TAKEN123" }, attacher, "req", { db: opened.db, keys, upstream: service.upstream })).rejects.toMatchObject({
       code: "CONFLICT",
       fieldErrors: { token: [expect.stringContaining("already recorded")] },
     });
@@ -138,7 +142,7 @@ describe("entering the token from the customer's SMS", () => {
     const attempts = [await attemptWithoutAnswer(), await attemptWithoutAnswer()];
     const service = serviceKnowing(["RACE1234"]);
     const results = await Promise.allSettled(
-      attempts.map((tokenRequestId) => attachTokenFromSms({ tokenRequestId, token: "RACE1234" }, attacher, "req", { db: opened.db, upstream: service.upstream })),
+      attempts.map((tokenRequestId) => attachTokenFromSms({ tokenRequestId, token: "RACE1234" }, attacher, "req", { db: opened.db, keys, upstream: service.upstream })),
     );
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     expect(results.find((result) => result.status === "rejected")).toMatchObject({ reason: { code: "CONFLICT" } });
@@ -149,14 +153,14 @@ describe("entering the token from the customer's SMS", () => {
   it("refuses an attempt already answered, and another branch's attempt as not found", async () => {
     const service = serviceKnowing(["ANSWERED1", "SECOND001"]);
     const answered = await attemptWithoutAnswer();
-    await attachTokenFromSms({ tokenRequestId: answered, token: "ANSWERED1" }, attacher, "req", { db: opened.db, upstream: service.upstream });
-    await expect(attachTokenFromSms({ tokenRequestId: answered, token: "SECOND001" }, attacher, "req", { db: opened.db, upstream: service.upstream })).rejects.toMatchObject({
+    await attachTokenFromSms({ tokenRequestId: answered, token: "ANSWERED1" }, attacher, "req", { db: opened.db, keys, upstream: service.upstream });
+    await expect(attachTokenFromSms({ tokenRequestId: answered, token: "SECOND001" }, attacher, "req", { db: opened.db, keys, upstream: service.upstream })).rejects.toMatchObject({
       code: "CONFLICT",
     });
 
     const elsewhere = await attemptWithoutAnswer();
     const otherBranch: SmsTokenAttacher = { ...attacher, scope: { kind: "branch", branchId: randomUUID() } };
-    await expect(attachTokenFromSms({ tokenRequestId: elsewhere, token: "SECOND001" }, otherBranch, "req", { db: opened.db, upstream: service.upstream })).rejects.toMatchObject({
+    await expect(attachTokenFromSms({ tokenRequestId: elsewhere, token: "SECOND001" }, otherBranch, "req", { db: opened.db, keys, upstream: service.upstream })).rejects.toMatchObject({
       code: "NOT_FOUND",
     });
     expect(service.checks).not.toContain("SECOND001");

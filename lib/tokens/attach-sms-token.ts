@@ -7,7 +7,7 @@ import { tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { AppError, isAppError, isUpstreamFault } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { getUpstreamClient, type UpstreamClient } from "@/lib/upstream";
-import { decryptField, encryptContactFields, getPiiKeys, piiContext } from "@/lib/pii";
+import { decryptField, encryptContactFields, getPiiKeys, piiContext, type PiiKeys } from "@/lib/pii";
 import { expiryOf } from "./lifetime";
 
 /**
@@ -24,7 +24,7 @@ import { expiryOf } from "./lifetime";
 
 export type SmsTokenAttacher = { userId: string; username: string; scope: BranchScope };
 
-export type AttachDependencies = { db: Database; upstream: UpstreamClient; now: () => Date };
+export type AttachDependencies = { db: Database; upstream: UpstreamClient; now: () => Date; keys: PiiKeys };
 
 export async function attachTokenFromSms(
   input: { tokenRequestId: string; token: string },
@@ -35,6 +35,7 @@ export async function attachTokenFromSms(
   const db = overrides.db ?? (await getDb());
   const upstream = overrides.upstream ?? getUpstreamClient();
   const now = overrides.now ?? (() => new Date());
+  const keys = overrides.keys ?? getPiiKeys();
   const { tokenRequestId, token } = input;
 
   const [attempt] = await db.select().from(tokenRequests).where(eq(tokenRequests.id, tokenRequestId));
@@ -104,7 +105,7 @@ export async function attachTokenFromSms(
           expiresAt: expiryOf(issuedAt),
           // The SMS went to the customer's phone given on the form: its ciphertext is re-bound to sms_sent_to.
           ...(attempt.options?.sendSms && attempt.phoneNumberEncrypted
-            ? encryptContactFields(tokenRequestId, { smsSentTo: decryptField(attempt.phoneNumberEncrypted, piiContext("phone_number", tokenRequestId)) }, getPiiKeys())
+            ? encryptContactFields(tokenRequestId, { smsSentTo: decryptField(attempt.phoneNumberEncrypted, piiContext("phone_number", tokenRequestId), keys) }, keys)
             : { smsSentToMasked: null, smsSentToEncrypted: null }),
           isEmailSent: attempt.emailEncrypted !== null,
           nextPollAt: attachedAt,
