@@ -86,6 +86,9 @@ test.describe("an administrator", () => {
     await page.goto("/tokens");
     await page.goto("/admin/audit");
     await expect(page.getByRole("table").getByText("Consent wording published").first()).toBeVisible();
+    // The app ran the retention job at start: its event may be pages back after a whole run, so filter.
+    await page.getByRole("combobox", { name: "Event" }).selectOption({ label: "Retention job ran" });
+    await page.getByRole("button", { name: "Show" }).click();
     await expect(page.getByRole("table").getByText("Retention job ran").first()).toBeVisible();
   });
 });

@@ -5,7 +5,7 @@ import { issueRemoteToken } from "./live-support";
 import { readServerLog } from "./support/privacy";
 import { callsSince, clearFaults, injectFault, markCalls, upstreamPaths } from "./support/sandbox";
 import { expect, test } from "./support/session";
-import { fillContact, openRemoteForm } from "./support/token-forms";
+import { attestAndSubmit, fillContact, openRemoteForm } from "./support/token-forms";
 
 /**
  * Feedback where the teller is looking (issue 13): a form's error or warning is scrolled into
@@ -46,7 +46,7 @@ for (const viewport of [
     await injectFault("500", upstreamPaths.remote);
 
     // The teller is at the button: scrolled to the bottom of the form.
-    await page.getByRole("button", { name: "Issue remote token" }).click();
+    await attestAndSubmit(page, "Issue remote token");
     const alert = page.getByRole("alert").filter({ has: page.getByTestId("issue-alert") });
     await expect(alert.getByTestId("issue-alert")).toHaveAttribute("data-code", "UPSTREAM_SERVER_ERROR");
     await expectInViewAndFocused(page, alert);
@@ -73,7 +73,7 @@ test("the same-customer warning is scrolled into view and focused (768 px)", asy
   await openRemoteForm(page);
   await page.getByLabel("Ghana Card number").fill(customer.ghanaCardNumber);
   await fillContact(page, customer);
-  await page.getByRole("button", { name: "Issue remote token" }).click();
+  await attestAndSubmit(page, "Issue remote token");
   const warning = page.getByRole("alert").filter({ has: page.getByTestId("active-token-warning") });
   await expectInViewAndFocused(page, warning);
   await page.screenshot({ path: "/tmp/forms-active-warning-768.png" });
@@ -146,6 +146,11 @@ test("keyboard only: skip link, the remote form with a DD/MM/YYYY date of birth,
   expect(await focusedId()).toBe("referenceId");
   await page.keyboard.press("Tab");
   await expect(page.getByRole("button", { name: /More options/ })).toBeFocused();
+  // The customer's consent, read out and ticked with the space bar.
+  await page.keyboard.press("Tab");
+  expect(await focusedId()).toBe("consentAttested");
+  await page.keyboard.press("Space");
+  await expect(page.getByLabel("I read this to the customer and they agreed to the check.")).toBeChecked();
   await page.keyboard.press("Tab");
   await expect(page.getByRole("button", { name: "Issue remote token" })).toBeFocused();
   await page.keyboard.press("Enter");
