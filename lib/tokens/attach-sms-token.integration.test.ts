@@ -9,7 +9,7 @@ import { auditEvents, authUsers, branches, tokenEvents, tokenRequests } from "@/
 import { AppError } from "@/lib/errors";
 import { decryptField, keyIdOf, type PiiKeys } from "@/lib/pii";
 import type { UpstreamClient } from "@/lib/upstream";
-import { remoteTokenActionSchema } from "@/lib/validation";
+import { remoteSubmission } from "./testing/submissions";
 import { attachTokenFromSms, type SmsTokenAttacher } from "./attach-sms-token";
 import { issueRemoteToken, type TokenIssuer } from "./issue-token";
 
@@ -44,26 +44,9 @@ function serviceKnowing(knownTokens: string[]) {
   return { upstream, checks };
 }
 
-let cardCounter = 200_000_000;
 /** An issuing attempt whose answer never came: outcome unknown, no token. */
 async function attemptWithoutAnswer(): Promise<string> {
-  cardCounter += 1;
-  const submission = remoteTokenActionSchema.parse({
-    idType: "GHANA_CARD",
-    ghanaCardNumber: `GHA-${cardCounter}-1`,
-    phoneNumber: "0241234567",
-    referenceId: "0241234567",
-    purpose: "Account opening",
-    email: "",
-    sendSms: true,
-    skipInstructions: false,
-    captureLocation: false,
-    captureHomeAddress: false,
-    livenessOnly: false,
-    consentAttested: true,
-    consentWordingVersion: 1,
-    idempotencyKey: randomUUID(),
-  });
+  const submission = remoteSubmission({ purpose: "Account opening" });
   const { upstream } = serviceKnowing([]);
   await issueRemoteToken(submission, teller, "req-issue", { db: opened.db, upstream, keys, log: { info: () => undefined, error: () => undefined } }).catch(
     (error: unknown) => expect(error).toMatchObject({ code: "UPSTREAM_TIMEOUT" }),

@@ -9,7 +9,7 @@ import { auditEvents, authUsers, branches, tokenEvents, tokenRequests } from "@/
 import { AppError } from "@/lib/errors";
 import { computeReferenceIndex, decryptField, keyIdOf, type PiiKeys } from "@/lib/pii";
 import type { UpstreamClient } from "@/lib/upstream";
-import { fingerprintTokenActionSchema, remoteTokenActionSchema } from "@/lib/validation";
+import { fingerprintSubmission, remoteSubmission } from "./testing/submissions";
 import { issueFingerprintToken, issueRemoteToken, type IssueDependencies, type TokenIssuer } from "./issue-token";
 import { getTokenRequestView } from "./token-views";
 
@@ -58,24 +58,6 @@ function dependencies(upstream: UpstreamClient, extra: Partial<IssueDependencies
   return { db: opened.db, upstream, keys, log: silentLog, pendingWaitMs: 3_000, stalePendingMs: 60_000, ...extra };
 }
 
-let cardCounter = 100_000_000;
-function newCardNumber(): string {
-  cardCounter += 1;
-  return `GHA-${cardCounter}-1`;
-}
-
-function fingerprintSubmission(overrides: Record<string, unknown> = {}) {
-  return fingerprintTokenActionSchema.parse({
-    ghanaCardNumber: newCardNumber(),
-    referenceId: "0241234567",
-    purpose: "Account opening",
-    consentAttested: true,
-    consentWordingVersion: 1,
-    idempotencyKey: randomUUID(),
-    ...overrides,
-  });
-}
-
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-tokens-"));
   opened = await openDatabase({ pgliteDataDir: path.join(dataDir, "pglite"), label: "issue-token integration test" });
@@ -105,22 +87,7 @@ async function rowOf(id: string) {
 
 describe("the bank's purpose policy", () => {
   it("refuses a disallowed ID type or kind with a field error naming the policy, writing nothing and calling nobody", async () => {
-    const passport = remoteTokenActionSchema.parse({
-      idType: "PASSPORT",
-      passportNumber: "G1234567",
-      phoneNumber: "0241234567",
-      referenceId: "0241234567",
-      purpose: "Account opening",
-      email: "",
-      sendSms: true,
-      skipInstructions: false,
-      captureLocation: false,
-      captureHomeAddress: false,
-      livenessOnly: false,
-      consentAttested: true,
-      consentWordingVersion: 1,
-      idempotencyKey: randomUUID(),
-    });
+    const passport = remoteSubmission({ idType: "PASSPORT", passportNumber: "G1234567", purpose: "Account opening" });
     const countRows = async () => (await opened.db.select({ id: tokenRequests.id }).from(tokenRequests)).length;
     const rowsBefore = await countRows();
     const refused = await issueRemoteToken(passport, issuer, "req-policy", dependencies(service.upstream)).catch((error: unknown) => error);
@@ -212,22 +179,7 @@ describe("the customer's consent (issue 14)", () => {
 
 describe("phone numbers and reference encrypted (issue 12 finding 7)", () => {
   it("stores only masked copies in clear, ciphertexts bound to the row, and a blind index of the reference", async () => {
-    const submission = remoteTokenActionSchema.parse({
-      idType: "GHANA_CARD",
-      ghanaCardNumber: newCardNumber(),
-      phoneNumber: "0245551234",
-      referenceId: "024 555 1234",
-      purpose: "KYC refresh",
-      email: "",
-      sendSms: true,
-      skipInstructions: false,
-      captureLocation: false,
-      captureHomeAddress: false,
-      livenessOnly: false,
-      consentAttested: true,
-      consentWordingVersion: 1,
-      idempotencyKey: randomUUID(),
-    });
+    const submission = remoteSubmission({ phoneNumber: "0245551234", referenceId: "024 555 1234" });
     const result = await issueRemoteToken(submission, issuer, "req", dependencies(service.upstream));
     if (result.status !== "issued") throw new Error("expected issued");
     const row = await rowOf(result.tokenRequestId);
@@ -329,22 +281,7 @@ describe("nothing lost", () => {
     const rejecting = scriptedService({
       fail: new AppError("UPSTREAM_REJECTED", "422", { fieldErrors: { ghanacardnumber: ["must match GHA-XXXXXXXXX-X"], branch: ["odd"] } }),
     });
-    const submission = remoteTokenActionSchema.parse({
-      idType: "GHANA_CARD",
-      ghanaCardNumber: newCardNumber(),
-      phoneNumber: "0241234567",
-      referenceId: "0241234567",
-      purpose: "KYC refresh",
-      email: "",
-      sendSms: true,
-      skipInstructions: false,
-      captureLocation: false,
-      captureHomeAddress: false,
-      livenessOnly: false,
-      consentAttested: true,
-      consentWordingVersion: 1,
-      idempotencyKey: randomUUID(),
-    });
+    const submission = remoteSubmission();
     const error = (await issueRemoteToken(submission, issuer, "r", dependencies(rejecting.upstream)).catch((caught: unknown) => caught)) as AppError;
     expect(error.fieldErrors).toEqual({ ghanaCardNumber: ["The service says: must match GHA-XXXXXXXXX-X"] });
     expect(error.userMessage).toMatch(/The service says: odd/);
@@ -399,7 +336,7 @@ describe("same customer, active token", () => {
 
 describe("remote token view", () => {
   it("shows masked delivery details and refuses another branch", async () => {
-    const submission = remoteTokenActionSchema.parse({
+    const submission = remoteSubmission({
       idType: "DRIVER_LICENCE",
       driverLicenceNumber: "DL-998877",
       dateOfBirth: "1990-05-17",
@@ -407,14 +344,8 @@ describe("remote token view", () => {
       referenceId: "+233 24 765 4321",
       purpose: "Loan application",
       email: "ama.mensah@example.com",
-      sendSms: true,
       skipInstructions: true,
-      captureLocation: false,
-      captureHomeAddress: false,
       livenessOnly: true,
-      consentAttested: true,
-      consentWordingVersion: 1,
-      idempotencyKey: randomUUID(),
     });
     const result = await issueRemoteToken(submission, issuer, "r", dependencies(service.upstream));
     if (result.status !== "issued") throw new Error("expected issued");
