@@ -96,6 +96,11 @@ export const envSchema = z
       .default("x-forwarded-for"),
     PII_ENCRYPTION_KEY: piiKey().optional(),
     PII_INDEX_KEY: piiKey().optional(),
+    /**
+     * `npm run bench:http` only (issue 15): serves GET /api/bench/ceiling, a constant JSON answer
+     * measuring the framework's own ceiling. Off by default; refused in production.
+     */
+    BENCH_CEILING_ROUTE: z.stringbool().default(false),
   })
   .superRefine((settings, context) => {
     const refuse = (path: string, message: string) =>
@@ -107,6 +112,7 @@ export const envSchema = z
       refuse("PII_INDEX_KEY", "must be a different key from PII_ENCRYPTION_KEY");
     }
     if (settings.APP_ENV !== "production") return;
+    if (settings.BENCH_CEILING_ROUTE) refuse("BENCH_CEILING_ROUTE", "is for benchmarks only and is refused in production");
     if (!settings.DATABASE_URL) refuse("DATABASE_URL", "is required in production (PostgreSQL)");
     if (settings.AUTH_SECRET === LOCAL_AUTH_SECRET) refuse("AUTH_SECRET", "must be set to a secret of your own in production");
     else if (!isStrongSecret(settings.AUTH_SECRET)) {
