@@ -106,6 +106,11 @@ export const routes: RouteEntry[] = [
     },
   },
   { file: "app/api/auth/session/route.ts", url: "/api/auth/session", methods: { GET: anyStaff, POST: anyStaff } },
+  {
+    file: "app/api/bench/ceiling/route.ts",
+    url: "/api/bench/ceiling",
+    methods: { GET: { kind: "public", why: "benchmark ceiling (issue 15): 404 unless BENCH_CEILING_ROUTE, refused in production; constant JSON, no data" } },
+  },
   { file: "app/api/tokens/route.ts", url: "/api/tokens?scope=today", methods: { GET: holders("tokens.view") } },
   {
     file: "app/api/tokens/[id]/route.ts",

@@ -70,6 +70,7 @@ describe("parseEnv", () => {
     ["an all-zero PII key", { PII_ENCRYPTION_KEY: "0".repeat(64) }, /PII_ENCRYPTION_KEY: must be random bytes/],
     ["an all-zero base64 PII key", { PII_INDEX_KEY: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" }, /PII_INDEX_KEY: must be random bytes/],
     ["a PII key with surrounding spaces", { PII_INDEX_KEY: ` ${production.PII_INDEX_KEY} ` }, /PII_INDEX_KEY: must not start or end/],
+    ["the bench-only ceiling route", { BENCH_CEILING_ROUTE: "true" }, /BENCH_CEILING_ROUTE: is for benchmarks only/],
     ["an API key with a trailing newline", { UPSTREAM_API_KEY: "cHVibGljOnNlY3JldA==\n" }, /UPSTREAM_API_KEY: must not start or end/],
     ["an AUTH_SECRET with a leading space", { AUTH_SECRET: ` ${production.AUTH_SECRET}` }, /AUTH_SECRET: must not start or end/],
   ])("refuses production with %s", (_, override, message) => {

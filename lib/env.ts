@@ -117,6 +117,11 @@ export const envSchema = z
     RETENTION_JOB_MINUTES: positiveInt(60),
     /** Off on instances that must never erase (e.g. a read replica's app); on by default. */
     RETENTION_JOB_ENABLED: z.stringbool().default(true),
+    /**
+     * `npm run bench:http` only (issue 15): serves GET /api/bench/ceiling, a constant JSON answer
+     * measuring the framework's own ceiling. Off by default; refused in production.
+     */
+    BENCH_CEILING_ROUTE: z.stringbool().default(false),
   })
   .superRefine((settings, context) => {
     const refuse = (path: string, message: string) =>
@@ -137,6 +142,7 @@ export const envSchema = z
         "must be at least 5 in production: the AML Act 2020 (Act 1044) requires customer due diligence records for at least five years (set RETENTION_ALLOW_SHORT=1 only with your compliance officer's written approval)",
       );
     }
+    if (settings.BENCH_CEILING_ROUTE) refuse("BENCH_CEILING_ROUTE", "is for benchmarks only and is refused in production");
     if (!settings.DATABASE_URL) refuse("DATABASE_URL", "is required in production (PostgreSQL)");
     if (settings.AUTH_SECRET === LOCAL_AUTH_SECRET) refuse("AUTH_SECRET", "must be set to a secret of your own in production");
     else if (!isStrongSecret(settings.AUTH_SECRET)) {

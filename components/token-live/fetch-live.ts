@@ -21,12 +21,22 @@ export class LiveFetchError extends Error {
   }
 }
 
-export type Fetched<T> = { body: T; clockOffsetMs: number };
+export type Fetched<T> = { body: T; clockOffsetMs: number; etag?: string };
 
-export async function fetchLive<T extends { serverNow: string }>(url: string, signal?: AbortSignal): Promise<Fetched<T>> {
+/**
+ * `held`: what the page shows now. Its ETag goes out as `If-None-Match`; a 304 (nothing changed,
+ * ADR 0026) answers with the held body and the server's clock from `X-Server-Now`.
+ */
+export async function fetchLive<T extends { serverNow: string }>(url: string, signal?: AbortSignal, held?: Fetched<T>): Promise<Fetched<T>> {
   const sentAt = Date.now();
-  const response = await fetch(url, { cache: "no-store", headers: { Accept: "application/json" }, signal });
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (held?.etag) headers["If-None-Match"] = held.etag;
+  const response = await fetch(url, { cache: "no-store", headers, signal });
   const receivedAt = Date.now();
+  if (response.status === 304 && held) {
+    const serverNow = response.headers.get("x-server-now") ?? held.body.serverNow;
+    return { body: { ...held.body, serverNow }, clockOffsetMs: Date.parse(serverNow) - (sentAt + receivedAt) / 2, etag: held.etag };
+  }
   if (!response.ok) {
     const problem = (await response.json().catch(() => null)) as { message?: string } | null;
     throw new LiveFetchError(response.status, problem?.message ?? `The server answered ${response.status}.`);
@@ -34,5 +44,5 @@ export async function fetchLive<T extends { serverNow: string }>(url: string, si
   const body = (await response.json()) as T;
   // The server stamped `serverNow` somewhere between sending and receiving: take the middle.
   const clockOffsetMs = Date.parse(body.serverNow) - (sentAt + receivedAt) / 2;
-  return { body, clockOffsetMs };
+  return { body, clockOffsetMs, etag: response.headers.get("etag") ?? undefined };
 }

@@ -1,8 +1,9 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import type { TodayTokensResponse } from "@/lib/watcher/live-token-dto";
+import { mergeTodayAnswer, todayListUrl } from "@/lib/live/today-delta";
+import type { TodayTokensAnswer, TodayTokensResponse } from "@/lib/watcher/live-token-dto";
 import { ConnectionStatus } from "./connection-status";
 import { fetchLive, LiveFetchError, type Fetched } from "./fetch-live";
 import { TokenDashboardList } from "./token-dashboard-list";
@@ -13,9 +14,16 @@ export const DASHBOARD_POLL_MS = 3_000;
 export const DASHBOARD_IDLE_POLL_MS = 10_000;
 
 export function LiveDashboard({ initial, emptyAction }: { initial: TodayTokensResponse; emptyAction?: ReactNode }) {
+  const queryClient = useQueryClient();
   const query = useQuery<Fetched<TodayTokensResponse>, LiveFetchError>({
     queryKey: ["tokens", "today"],
-    queryFn: ({ signal }) => fetchLive<TodayTokensResponse>("/api/tokens?scope=today", signal),
+    // Changes only (ADR 0026): the poll names the version held; a 304 or a delta comes back.
+    queryFn: async ({ signal }) => {
+      const held = queryClient.getQueryData<Fetched<TodayTokensResponse>>(["tokens", "today"]);
+      const fetched = await fetchLive<TodayTokensAnswer>(todayListUrl(held?.body), signal, held as Fetched<TodayTokensAnswer> | undefined);
+      const merged = mergeTodayAnswer(held?.body, fetched.body);
+      return merged ? { ...fetched, body: merged } : fetchLive<TodayTokensResponse>("/api/tokens?scope=today", signal);
+    },
     initialData: () => ({ body: initial, clockOffsetMs: Date.parse(initial.serverNow) - Date.now() }),
     refetchInterval: (current) => {
       const error = current.state.error;

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LogIn, Printer, RotateCcw } from "lucide-react";
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
@@ -40,9 +40,12 @@ export function LiveTokenView({
   attachSmsToken?: AttachSmsTokenAction;
 }) {
   const id = initial.token.id;
+  const queryClient = useQueryClient();
   const query = useQuery<Fetched<LiveTokenResponse>, LiveFetchError>({
     queryKey: liveTokenQueryKey(id),
-    queryFn: ({ signal }) => fetchLive<LiveTokenResponse>(`/api/tokens/${encodeURIComponent(id)}`, signal),
+    // Conditional (ADR 0026): an unchanged token costs a 304.
+    queryFn: ({ signal }) =>
+      fetchLive<LiveTokenResponse>(`/api/tokens/${encodeURIComponent(id)}`, signal, queryClient.getQueryData<Fetched<LiveTokenResponse>>(liveTokenQueryKey(id))),
     initialData: () => ({ body: initial, clockOffsetMs: Date.parse(initial.serverNow) - Date.now() }),
     refetchInterval: (current) => {
       const error = current.state.error;

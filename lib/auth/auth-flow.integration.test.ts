@@ -182,6 +182,46 @@ describe("disabled accounts", () => {
   });
 });
 
+describe("the poll routes' one-statement session check (ADR 0026: bound 0 s, nothing cached)", () => {
+  const polling = { countsAsActivity: false } as const;
+
+  it("refuses the very next poll after a sign-out", async () => {
+    await newAccount("flow.poll.out");
+    const { cookie } = await signIn("flow.poll.out", PASSWORD);
+    expect((await resolveSession(headersWith(cookie), polling)).staff?.username).toBe("flow.poll.out");
+    const auth = await getAuth();
+    await auth.api.signOut({ headers: headersWith(cookie) });
+    expect(await resolveSession(headersWith(cookie), polling)).toEqual({ staff: null });
+  });
+
+  it("refuses the very next poll of an account disabled in the database, even before its sessions are deleted", async () => {
+    const member = await newAccount("flow.poll.disabled");
+    const { cookie } = await signIn("flow.poll.disabled", PASSWORD);
+    expect((await resolveSession(headersWith(cookie), polling)).staff).not.toBeNull();
+    const db = await getDb();
+    await db.update(staffProfiles).set({ disabledAt: new Date() }).where(eq(staffProfiles.userId, member.userId));
+    expect(await resolveSession(headersWith(cookie), polling)).toEqual({ staff: null, endedBecause: "disabled" });
+  });
+
+  it("refuses the very next poll once the idle limit has passed, though polling never counted as activity", async () => {
+    await newAccount("flow.poll.idle");
+    const { cookie } = await signIn("flow.poll.idle", PASSWORD);
+    const first = await resolveSession(headersWith(cookie), polling);
+    const db = await getDb();
+    await db.update(authSessions).set({ lastActiveAt: new Date(Date.now() - 30 * 60_000 - 1_000) }).where(eq(authSessions.id, first.staff!.session.id));
+    expect(await resolveSession(headersWith(cookie), polling)).toEqual({ staff: null, endedBecause: "idle" });
+  });
+
+  it("refuses a real session token whose signature was altered", async () => {
+    await newAccount("flow.poll.tampered");
+    const { cookie } = await signIn("flow.poll.tampered", PASSWORD);
+    const [name, value] = cookie!.split("=") as [string, string];
+    const decoded = decodeURIComponent(value);
+    const tampered = `${decoded.slice(0, decoded.lastIndexOf(".") + 1)}${"A".repeat(43)}=`;
+    expect((await resolveSession(headersWith(`${name}=${encodeURIComponent(tampered)}`), polling)).staff).toBeNull();
+  });
+});
+
 describe("staff administration", () => {
   it("records role and branch changes with before and after", async () => {
     // Head office to one branch's supervisor narrows the access: no second administrator needed (ADR 0020).

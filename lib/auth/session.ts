@@ -4,12 +4,12 @@ import { headers } from "next/headers";
 import { cache } from "react";
 import { recordAuditEvent } from "@/lib/audit";
 import { getDb } from "@/lib/db/client";
-import { authSessions, branches, staffProfiles } from "@/lib/db/schema";
+import { authSessions, authUsers, branches, staffProfiles } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { hasPermission, permissionsOf, type Permission } from "./permissions";
-import { getAuth } from "./server";
+import { verifiedSessionToken } from "./session-cookie";
 import { sessionStanding, shouldRecordActivity } from "./session-policy";
 import type { Staff } from "./types";
 
@@ -33,24 +33,27 @@ type ResolveOptions = {
   countsAsActivity: boolean;
 };
 
-/** Reads the session cookie in `requestHeaders` and checks it against every rule. */
+/**
+ * Reads the session cookie in `requestHeaders` and checks it against every rule, in ONE statement
+ * (ADR 0026): the signed cookie is verified in process, then session ⋈ user ⋈ staff profile ⋈
+ * branch by its token. Nothing is cached between requests, so a sign-out (the row is deleted), a
+ * disabled account and the idle limit take effect on the very next request.
+ */
 export async function resolveSession(requestHeaders: Headers, options: ResolveOptions): Promise<SessionOutcome> {
-  const auth = await getAuth();
-  const found = await auth.api.getSession({ headers: requestHeaders, query: { disableRefresh: true } });
-  if (!found) return { staff: null };
-  const { session, user } = found;
   const settings = env();
-  const now = new Date();
-  const lastActiveAt = session.lastActiveAt ? new Date(session.lastActiveAt) : new Date(session.createdAt);
-  const standing = sessionStanding(
-    { createdAt: new Date(session.createdAt), lastActiveAt },
-    { idleMinutes: settings.SESSION_IDLE_MINUTES, maxHours: settings.SESSION_MAX_HOURS },
-    now,
-  );
-
+  const token = verifiedSessionToken(requestHeaders.get("cookie"), settings.AUTH_SECRET);
+  if (!token) return { staff: null };
   const db = await getDb();
-  const [profile] = await db
+  const now = new Date();
+  const [found] = await db
     .select({
+      sessionId: authSessions.id,
+      createdAt: authSessions.createdAt,
+      expiresAt: authSessions.expiresAt,
+      lastActiveAt: authSessions.lastActiveAt,
+      userId: authUsers.id,
+      username: authUsers.username,
+      name: authUsers.name,
       role: staffProfiles.role,
       disabledAt: staffProfiles.disabledAt,
       isDemo: staffProfiles.isDemo,
@@ -59,13 +62,38 @@ export async function resolveSession(requestHeaders: Headers, options: ResolveOp
       branchCode: branches.code,
       branchName: branches.name,
     })
-    .from(staffProfiles)
-    .innerJoin(branches, eq(branches.id, staffProfiles.branchId))
-    .where(eq(staffProfiles.userId, user.id));
+    .from(authSessions)
+    .innerJoin(authUsers, eq(authUsers.id, authSessions.userId))
+    .leftJoin(staffProfiles, eq(staffProfiles.userId, authUsers.id))
+    .leftJoin(branches, eq(branches.id, staffProfiles.branchId))
+    .where(eq(authSessions.token, token));
+  if (!found) return { staff: null };
+  const session = { id: found.sessionId, createdAt: found.createdAt };
+  const user = { id: found.userId, username: found.username, name: found.name };
+  const profile =
+    found.role && found.branchId && found.branchCode && found.branchName
+      ? {
+          role: found.role,
+          disabledAt: found.disabledAt,
+          isDemo: found.isDemo ?? false,
+          mustChangePassword: found.mustChangePassword ?? false,
+          branchId: found.branchId,
+          branchCode: found.branchCode,
+          branchName: found.branchName,
+        }
+      : undefined;
+  const lastActiveAt = found.lastActiveAt ?? found.createdAt;
+  const standing = sessionStanding(
+    { createdAt: found.createdAt, lastActiveAt },
+    { idleMinutes: settings.SESSION_IDLE_MINUTES, maxHours: settings.SESSION_MAX_HOURS },
+    now,
+  );
+  // better-auth's own expiry of the row counts too (it is the absolute limit it was given).
+  const isPastRowExpiry = found.expiresAt.getTime() <= now.getTime();
 
   const isRefusedAccount = !profile || profile.disabledAt !== null || (profile.isDemo && settings.APP_ENV === "production");
-  if (isRefusedAccount || !standing.isActive) {
-    const reason = isRefusedAccount || standing.isActive ? "disabled" : standing.reason;
+  if (isRefusedAccount || !standing.isActive || isPastRowExpiry) {
+    const reason = isRefusedAccount ? "disabled" : standing.isActive ? "absolute" : standing.reason;
     // Deleting the row makes the cookie worthless everywhere at once, whichever instance asks next.
     const deleted = await db
       .delete(authSessions)

@@ -76,7 +76,25 @@ export type LiveTokenResponse = { serverNow: string; token: LiveTokenDetail };
 
 export type TodayTokensResponse = {
   serverNow: string;
+  /** The list's version: a poll naming it (`since`) gets a 304 or only what changed (ADR 0026). */
+  version: string;
   /** The branch's tokens of the day, the signed-in teller's first, newest first within each. */
   tokens: LiveTokenSummary[];
   branchName: string | null;
 };
+
+/**
+ * What GET /api/tokens?scope=today answers: the whole list, or — when the poll named a version
+ * (`since`) the server still knows — the changes since it: every listed id in order, and the
+ * tokens that are new or changed. lib/live/today-delta.ts merges it into the list the page holds.
+ */
+export type TodayTokensDelta = {
+  serverNow: string;
+  version: string;
+  branchName: string | null;
+  since: string;
+  order: string[];
+  changed: LiveTokenSummary[];
+};
+
+export type TodayTokensAnswer = TodayTokensResponse | TodayTokensDelta;

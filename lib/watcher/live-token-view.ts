@@ -1,5 +1,6 @@
 import "server-only";
-import { and, asc, desc, eq, gte, inArray } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { assertInBranchScope, branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Database } from "@/lib/db/client";
@@ -9,7 +10,7 @@ import { displayContact, displayIdNumber } from "@/lib/compliance/erasure-note";
 import { decryptField, maskEmail, maskIdNumber } from "@/lib/pii";
 import { deriveTokenState, tokenStateLabelFor, type FollowPolicy, type TokenStateName } from "@/lib/tokens/state";
 import { idTypeLabels } from "@/lib/validation";
-import type { LiveTokenDetail, LiveTokenEvent, LiveTokenResponse, LiveTokenSummary, TodayTokensResponse } from "./live-token-dto";
+import type { LiveTokenDetail, LiveTokenEvent, LiveTokenResponse, LiveTokenSummary, TodayTokensAnswer, TodayTokensResponse } from "./live-token-dto";
 import { factsFromRow, pendingLimitMs } from "./token-facts";
 
 /**
@@ -29,6 +30,14 @@ export type LiveViewSettings = {
 
 const uuidSchema = z.uuid();
 
+/**
+ * An md5 of a token row minus the watcher's bookkeeping (when to poll next, its lease, when it
+ * last looked, when someone viewed it) and `last_answer_at` (which moves every poll; the detail's
+ * version follows it coarsely, see getLiveTokenIfChanged): what a viewer sees changes it, a poll that
+ * learnt nothing does not.
+ */
+const shownRowHash = sql<string>`md5((to_jsonb(${tokenRequests}) - '{next_poll_at,lease_owner,lease_until,poll_failures,last_checked_at,last_viewed_at,updated_at,last_answer_at}'::text[])::text)`;
+
 const summaryColumns = { row: tokenRequests, branchName: branches.name, tellerName: authUsers.name };
 type Joined = { row: TokenRequest; branchName: string; tellerName: string };
 
@@ -42,13 +51,82 @@ export async function getLiveToken(
   settings: LiveViewSettings,
   now = new Date(),
 ): Promise<LiveTokenResponse> {
-  const found = await readScopedTokenRequest(db, viewer.scope, id);
-  const events = await db
-    .select()
-    .from(tokenEvents)
-    .where(eq(tokenEvents.tokenRequestId, id))
-    .orderBy(asc(tokenEvents.at), asc(tokenEvents.id));
-  return { serverNow: now.toISOString(), token: toDetail(found, events, viewer, settings, now) };
+  const answer = await getLiveTokenIfChanged(db, viewer, id, settings, null, now);
+  if (answer.status !== 200) throw new Error("unreachable: no version was given");
+  return answer.body;
+}
+
+/** A conditional answer: 304 (nothing the viewer sees changed) or 200 with the body. */
+export type ConditionalAnswer<T> = { status: 304; etag: string } | { status: 200; etag: string; body: T };
+
+/**
+ * GET /api/tokens/[id]: the token, its branch, its teller and its events in ONE statement (ADR
+ * 0026). Its version covers every shown column of the row (`shownRowHash`), its events (count and
+ * last id), the state derived now (which time alone changes: expiry, give-up) and the viewer; when
+ * it equals `ifNoneMatch` the answer is a 304 and no row is mapped, decrypted or described.
+ */
+export async function getLiveTokenIfChanged(
+  db: Database,
+  viewer: LiveViewer,
+  id: string,
+  settings: LiveViewSettings,
+  ifNoneMatch: string | null,
+  now = new Date(),
+): Promise<ConditionalAnswer<LiveTokenResponse>> {
+  if (!uuidSchema.safeParse(id).success) throw new AppError("NOT_FOUND", "token request id is not a uuid");
+  const [found] = await db
+    .select({
+      ...summaryColumns,
+      rowHash: shownRowHash,
+      events: sql<RawEvent[]>`coalesce((select json_agg(json_build_object('id', e.id, 'at', e.at, 'type', e.type, 'details', e.details) order by e.at, e.id) from ${tokenEvents} e where e.token_request_id = ${tokenRequests.id}), '[]'::json)`,
+    })
+    .from(tokenRequests)
+    .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
+    .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
+    .where(and(eq(tokenRequests.id, id), branchScopeCondition(viewer.scope, tokenRequests.branchId)));
+  if (!found || !isShownAsToken(found.row)) throw new AppError("NOT_FOUND", `token request ${id} not found in scope`);
+  assertInBranchScope(viewer.scope, found.row.branchId, "token request");
+  const lastEvent = found.events.at(-1);
+  const etag = versionTag([
+    "token",
+    viewer.userId,
+    found.rowHash,
+    found.branchName,
+    found.tellerName,
+    found.events.length,
+    lastEvent?.id ?? 0,
+    derivedVersion(found.row, settings, now),
+    settings.staleAfterMs,
+    // The page warns when the service's last answer is older than staleAfterMs: the copy it holds
+    // may lag the truth by less than a third of that, never enough to warn wrongly.
+    Math.floor((found.row.lastAnswerAt?.getTime() ?? 0) / Math.max(1, Math.floor(settings.staleAfterMs / 3))),
+  ]);
+  if (ifNoneMatch !== null && matchesTag(ifNoneMatch, etag)) return { status: 304, etag };
+  const events: TokenEvent[] = found.events.map((event) => ({
+    id: Number(event.id),
+    tokenRequestId: found.row.id,
+    at: new Date(event.at),
+    type: event.type,
+    details: event.details ?? {},
+  }));
+  return { status: 200, etag, body: { serverNow: now.toISOString(), token: toDetail(found, events, viewer, settings, now) } };
+}
+
+type RawEvent = { id: number | string; at: string; type: string; details: Record<string, unknown> | null };
+
+/** What of a token's shown state time alone can change (its row and events staying the same). */
+function derivedVersion(row: TokenRequest, settings: LiveViewSettings, now: Date): string {
+  const derived = deriveTokenState(factsFromRow(row), now, settings.follow);
+  return [isShownAsToken(row, now, settings.issueTimeoutMs), derived.state, derived.isFinal, derived.serviceProblem?.code ?? "", derived.expiresAt?.getTime() ?? ""].join("|");
+}
+
+function versionTag(parts: ReadonlyArray<string | number | boolean>): string {
+  return `"${createHash("sha256").update(parts.join("\u0000")).digest("base64url").slice(0, 27)}"`;
+}
+
+/** `If-None-Match` may list several tags, or be weak (W/"…"); any equal one matches. */
+export function matchesTag(ifNoneMatch: string, etag: string): boolean {
+  return ifNoneMatch.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
 }
 
 /** The row of a token request in scope, joined with its branch and teller; NOT_FOUND otherwise. */
@@ -72,9 +150,43 @@ export async function listTodayTokens(
   settings: LiveViewSettings,
   now = new Date(),
 ): Promise<TodayTokensResponse> {
+  const answer = await listTodayTokensSince(db, viewer, settings, null, now);
+  if (answer.status !== 200 || !("tokens" in answer.body)) throw new Error("unreachable: no version was given");
+  return answer.body;
+}
+
+/**
+ * Recent list versions this instance answered, each with its tokens' versions: what a poll that
+ * names one (`since`) already has, so only what changed is sent (ADR 0026). Per instance and
+ * bounded; a version not found here (another instance, a restart) gets the whole list.
+ */
+const SNAPSHOTS_MAX = 2_000;
+const globalForSnapshots = globalThis as typeof globalThis & { verideskTodaySnapshots?: Map<string, ReadonlyMap<string, string>> };
+const todaySnapshots = (globalForSnapshots.verideskTodaySnapshots ??= new Map());
+
+function rememberSnapshot(version: string, tokenVersions: ReadonlyMap<string, string>): void {
+  todaySnapshots.delete(version);
+  todaySnapshots.set(version, tokenVersions);
+  if (todaySnapshots.size > SNAPSHOTS_MAX) todaySnapshots.delete(todaySnapshots.keys().next().value!);
+}
+
+/**
+ * GET /api/tokens?scope=today: one statement for the rows (each with an md5 of itself). The list's
+ * version covers every row, the state derived now of each, their order and the viewer. `since`
+ * equal to it → 304, nothing mapped; `since` a version this instance remembers → only the tokens
+ * whose version changed, plus the order of all (a token no longer listed is dropped by the
+ * client); otherwise the whole list.
+ */
+export async function listTodayTokensSince(
+  db: Database,
+  viewer: LiveViewer,
+  settings: LiveViewSettings,
+  since: string | null,
+  now = new Date(),
+): Promise<ConditionalAnswer<TodayTokensAnswer>> {
   const startOfDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const rows = await db
-    .select(summaryColumns)
+    .select({ ...summaryColumns, rowHash: shownRowHash })
     .from(tokenRequests)
     .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
     .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
@@ -87,13 +199,27 @@ export async function listTodayTokens(
     )
     .orderBy(desc(tokenRequests.createdAt))
     .limit(300);
-  const tokens = rows
+  const shown = rows
     .filter((joined) => isShownAsToken(joined.row, now, settings.issueTimeoutMs))
-    .map((joined) => toSummary(joined, viewer, settings, now))
     // Stable sort: the viewer's own tokens first, each group still newest first.
-    .sort((a, b) => Number(b.isMine) - Number(a.isMine));
+    .sort((a, b) => Number(b.row.issuedByUserId === viewer.userId) - Number(a.row.issuedByUserId === viewer.userId));
+  const tokenVersions = new Map<string, string>();
+  for (const joined of shown) {
+    tokenVersions.set(joined.row.id, versionTag([joined.rowHash, joined.tellerName, derivedVersion(joined.row, settings, now)]));
+  }
   const branchName = viewer.scope.kind === "branch" ? (rows[0]?.branchName ?? (await readBranchName(db, viewer.scope.branchId))) : null;
-  return { serverNow: now.toISOString(), tokens, branchName };
+  const version = versionTag(["today", viewer.userId, startOfDay.getTime(), branchName ?? "", ...[...tokenVersions].flat()]).slice(1, -1);
+  const etag = `"${version}"`;
+  if (since !== null && (since === version || matchesTag(since, etag))) return { status: 304, etag };
+  const known = since === null ? undefined : todaySnapshots.get(since);
+  const sinceVersion = since ?? "";
+  rememberSnapshot(version, tokenVersions);
+  const serverNow = now.toISOString();
+  if (!known) {
+    return { status: 200, etag, body: { serverNow, version, branchName, tokens: shown.map((joined) => toSummary(joined, viewer, settings, now)) } };
+  }
+  const changed = shown.filter((joined) => known.get(joined.row.id) !== tokenVersions.get(joined.row.id)).map((joined) => toSummary(joined, viewer, settings, now));
+  return { status: 200, etag, body: { serverNow, version, branchName, since: sinceVersion, order: shown.map((joined) => joined.row.id), changed } };
 }
 
 async function readBranchName(db: Database, branchId: string): Promise<string | null> {

@@ -1,0 +1,302 @@
+/**
+ * `npm run bench:http` (issue 15, never part of `npm test`): the HTTP hot paths, measured side by
+ * side in one run against the built app (`next start`), first on PGlite, then on PostgreSQL.
+ *
+ *   npm run bench:http                        # uses .next (run `npx next build` first), or builds
+ *   BENCH_SECONDS=4 BENCH_ROUNDS=3 npm run bench:http
+ *   TEST_DATABASE_URL=postgres://… npm run bench:http   # the PostgreSQL half (skipped when unset)
+ *
+ * 1. Throughput and p95 of GET /api/tokens/[id] and GET /api/tokens?scope=today (136 tokens
+ *    today), each ÷ the constant-JSON ceiling route (/api/bench/ceiling, on only through the
+ *    bench-only setting BENCH_CEILING_ROUTE), 10 connections, rounds interleaved
+ *    (ceiling, token, list, ceiling, …), the same session cookie. The polls are measured both as
+ *    the page sends them (with the ETag of its last answer, when the route gives one) and plain.
+ * 2. Issuing overhead: `issueFingerprintToken` against a scratch database of the same kind and the
+ *    real sandbox process; overhead = total − the sandbox call's own time, p50/p95.
+ * 3. First-load JS per page, gzip (level 9, kB = 1000 B), from .next/diagnostics/route-bundle-stats.json.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { authUsers, branches } from "@/lib/db/schema";
+import { createScratchPglite, createScratchPostgres, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
+import { issueFingerprintToken } from "@/lib/tokens/issue-token";
+import { createUpstreamClient, type UpstreamClient } from "@/lib/upstream";
+import { fingerprintTokenActionSchema } from "@/lib/validation";
+import { firstLoadGzipPerRoute } from "@/scripts/support/bundle-budget";
+
+const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+const appPort = Number(process.env.BENCH_APP_PORT ?? 3261);
+const sandboxPort = Number(process.env.BENCH_SANDBOX_PORT ?? 4260);
+const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+const appUrl = `http://127.0.0.1:${appPort}`;
+const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const connections = 10;
+const tokenCount = Number(process.env.BENCH_TOKENS ?? 136);
+const issueCount = Number(process.env.BENCH_ISSUES ?? 60);
+const trackedPages = ["/tokens/new/remote", "/tokens/new/fingerprint", "/tokens/[id]", "/"];
+
+type Sample = { requests: number; seconds: number; latencies: number[]; statuses: Map<number, number>; bytes: number };
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(path.join(repoRoot, ".next/BUILD_ID"))) {
+    console.log("No build in .next: running `next build`…");
+    run("npx", ["next", "build"]);
+  }
+  console.log(`HTTP hot paths — ${new Date().toISOString()}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+  console.log(`load average before: ${loadAverage()}   (${connections} connections, ${rounds} interleaved rounds of ${seconds} s)`);
+  const sandbox = spawn("npx", ["tsx", "sandbox/server.ts"], { cwd: repoRoot, env: { ...process.env, SANDBOX_PORT: String(sandboxPort) }, stdio: "ignore", detached: true });
+  try {
+    await waitForUrl(`${sandboxUrl}/sandbox/api/clock`);
+    console.log("\n3. First-load JS, gzip (kB)");
+    const sizes = firstLoadGzipPerRoute(repoRoot);
+    for (const route of trackedPages) console.log(`   ${route.padEnd(26)} ${((sizes.get(route) ?? NaN) / 1000).toFixed(1)}`);
+
+    const kinds: Array<{ label: string; create: () => Promise<ScratchDatabase> }> = [{ label: "PGlite", create: () => createScratchPglite("veridesk-bench-http-") }];
+    if (process.env.TEST_DATABASE_URL) kinds.push({ label: "PostgreSQL", create: () => createScratchPostgres(process.env.TEST_DATABASE_URL!, "veridesk_bench_http") });
+    else console.log("\n(TEST_DATABASE_URL unset: PostgreSQL skipped)");
+    for (const kind of kinds) {
+      console.log(`\n━━ ${kind.label} ━━`);
+      await measureHttp(kind.create);
+      await measureIssuing(kind.create);
+    }
+    console.log(`\nload average after: ${loadAverage()}`);
+  } finally {
+    killGroup(sandbox);
+  }
+}
+
+async function measureHttp(create: () => Promise<ScratchDatabase>): Promise<void> {
+  const scratch = await create();
+  // The app process must own an embedded database alone: close ours before it starts.
+  const connection = scratch.connection;
+  await scratch.opened.close();
+  const appEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    APP_ENV: "local",
+    PORT: String(appPort),
+    APP_URL: appUrl,
+    UPSTREAM_BASE_URL: sandboxUrl,
+    BENCH_CEILING_ROUTE: "true",
+    WATCHER_ENABLED: "false",
+    LOG_LEVEL: "warn",
+    BENCH_TOKENS: String(tokenCount),
+    ...("pgliteDataDir" in connection ? { PGLITE_DATA_DIR: connection.pgliteDataDir, DATABASE_URL: "" } : { DATABASE_URL: connection.databaseUrl }),
+  };
+  const tsx = ["tsx", "--conditions=react-server"];
+  run("npx", [...tsx, "scripts/db-migrate.ts"], appEnv);
+  run("npx", [...tsx, "scripts/db-seed.ts", "--if-empty"], appEnv);
+  const seeded = run("npx", [...tsx, "bench/http-seed.ts"], appEnv);
+  const tokenId = /BENCH_TOKEN_ID=([0-9a-f-]+)/.exec(seeded)?.[1];
+  if (!tokenId) throw new Error(`seeding printed no token id:\n${seeded}`);
+  const app = spawn("npx", ["next", "start", "--port", String(appPort), "--hostname", "127.0.0.1"], { cwd: repoRoot, env: appEnv, stdio: "ignore", detached: true });
+  try {
+    await waitForUrl(`${appUrl}/sign-in`, 120_000);
+    const cookie = await signIn("teller.accra", "veridesk-demo");
+    const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+    const targets = {
+      ceiling: { path: "/api/bench/ceiling", conditional: false },
+      token: { path: `/api/tokens/${tokenId}`, conditional: true },
+      "token (no ETag)": { path: `/api/tokens/${tokenId}`, conditional: false },
+      list: { path: "/api/tokens?scope=today", conditional: true },
+      "list (no ETag)": { path: "/api/tokens?scope=today", conditional: false },
+    };
+    const samples = new Map<string, Sample[]>();
+    // Warm-up: the first requests compile nothing in a build, but fill caches and JIT.
+    for (const target of Object.values(targets)) await load(agent, target.path, cookie, target.conditional, 1);
+    for (let round = 0; round < rounds; round += 1) {
+      for (const [name, target] of Object.entries(targets)) {
+        const sample = await load(agent, target.path, cookie, target.conditional, seconds);
+        samples.set(name, [...(samples.get(name) ?? []), sample]);
+      }
+    }
+    agent.destroy();
+    const ceilingRates = samples.get("ceiling")!.map(rate);
+    console.log(`1. Polling (${tokenCount} tokens today), req/s per round, ÷ the ceiling of the same round, p95`);
+    for (const [name, list] of samples) {
+      const ratios = list.map((sample, index) => rate(sample) / ceilingRates[index]!);
+      const all = list.flatMap((sample) => sample.latencies);
+      const statuses = [...mergeStatuses(list)].map(([status, n]) => `${status}×${n}`).join(" ");
+      const bytesPerAnswer = list.reduce((sum, sample) => sum + sample.bytes, 0) / Math.max(1, list.reduce((sum, sample) => sum + sample.requests, 0));
+      console.log(
+        `   ${name.padEnd(16)} ${list.map((sample) => rate(sample).toFixed(0)).join(" / ").padEnd(18)} req/s  ` +
+          `÷ceiling ${ratios.map((ratio) => `${(ratio * 100).toFixed(0)} %`).join(" / ").padEnd(18)} p50 ${percentile(all, 50).toFixed(1)} ms  p95 ${percentile(all, 95).toFixed(1)} ms  ` +
+          `${(bytesPerAnswer / 1000).toFixed(1)} kB/answer  [${statuses}]`,
+      );
+    }
+  } finally {
+    killGroup(app);
+    await new Promise((resolve) => app.once("exit", resolve).once("error", resolve));
+    // Reopen only to drop it.
+    const drop = await reopen(scratch);
+    await drop();
+  }
+}
+
+async function reopen(scratch: ScratchDatabase): Promise<() => Promise<void>> {
+  if ("pgliteDataDir" in scratch.connection) {
+    const dir = path.dirname(scratch.connection.pgliteDataDir);
+    return async () => fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const { databaseUrl } = scratch.connection;
+  return async () => {
+    const pg = (await import("pg")).default;
+    const url = new URL(databaseUrl);
+    const name = url.pathname.slice(1);
+    url.pathname = "/postgres";
+    const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.end();
+  };
+}
+
+async function measureIssuing(create: () => Promise<ScratchDatabase>): Promise<void> {
+  const scratch = await create();
+  try {
+    const db = scratch.opened.db;
+    const suffix = randomUUID().slice(0, 6);
+    const [branch] = await db.insert(branches).values({ code: `B${suffix}`, name: `Bench ${suffix}` }).returning();
+    const userId = randomUUID();
+    await db.insert(authUsers).values({ id: userId, name: "Bench Teller", email: `${userId}@staff.invalid`, username: `bench${suffix}` });
+    const issuer = { userId, username: `bench${suffix}`, branch: { id: branch!.id, name: branch!.name } };
+    const real = createUpstreamClient({ baseUrl: sandboxUrl, apiKey: "sandbox-key", timeoutMs: 10_000, issueTimeoutMs: 30_000, logger: { info() {}, warn() {} } });
+    let serviceMs = 0;
+    const upstream: UpstreamClient = {
+      ...real,
+      initiateFingerprintToken: async (request) => {
+        const startedAt = performance.now();
+        try {
+          return await real.initiateFingerprintToken(request);
+        } finally {
+          serviceMs = performance.now() - startedAt;
+        }
+      },
+    };
+    const overheads: number[] = [];
+    const totals: number[] = [];
+    for (let index = 0; index < issueCount + 5; index += 1) {
+      const submission = fingerprintTokenActionSchema.parse({
+        ghanaCardNumber: `GHA-${String(800_000_000 + index)}-1`,
+        referenceId: "0241234567",
+        purpose: "Account opening",
+        idempotencyKey: randomUUID(),
+      });
+      serviceMs = 0;
+      const startedAt = performance.now();
+      const result = await issueFingerprintToken(submission, issuer, `bench-${index}`, {
+        db,
+        upstream,
+        log: { info() {}, error() {} },
+      });
+      const total = performance.now() - startedAt;
+      if (result.status !== "issued") throw new Error(`issuing answered ${result.status}`);
+      if (index < 5) continue; // warm-up
+      totals.push(total);
+      overheads.push(total - serviceMs);
+    }
+    console.log(
+      `2. Issuing (${issueCount} fingerprint tokens, in process): total p50 ${percentile(totals, 50).toFixed(1)} ms; ` +
+        `overhead over the sandbox call p50 ${percentile(overheads, 50).toFixed(1)} ms, p95 ${percentile(overheads, 95).toFixed(1)} ms`,
+    );
+  } finally {
+    await scratch.destroy();
+  }
+}
+
+async function load(agent: http.Agent, urlPath: string, cookie: string, conditional: boolean, durationSeconds: number): Promise<Sample> {
+  const sample: Sample = { requests: 0, seconds: durationSeconds, latencies: [], statuses: new Map(), bytes: 0 };
+  const endAt = performance.now() + durationSeconds * 1000;
+  let etag: string | undefined;
+  const worker = async () => {
+    while (performance.now() < endAt) {
+      const startedAt = performance.now();
+      const answer = await get(agent, urlPath, { cookie, ...(conditional && etag ? { "if-none-match": etag } : {}) });
+      sample.latencies.push(performance.now() - startedAt);
+      sample.requests += 1;
+      sample.bytes += answer.bytes;
+      sample.statuses.set(answer.status, (sample.statuses.get(answer.status) ?? 0) + 1);
+      if (answer.status === 200 && answer.etag) etag = answer.etag;
+      if (answer.status !== 200 && answer.status !== 304) throw new Error(`${urlPath} answered ${answer.status}`);
+    }
+  };
+  const startedAt = performance.now();
+  await Promise.all(Array.from({ length: connections }, worker));
+  sample.seconds = (performance.now() - startedAt) / 1000;
+  return sample;
+}
+
+function get(agent: http.Agent, urlPath: string, headers: Record<string, string>): Promise<{ status: number; etag?: string; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(`${appUrl}${urlPath}`, { agent, headers }, (response) => {
+      let bytes = 0;
+      response.on("data", (chunk: Buffer) => (bytes += chunk.length));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, etag: response.headers.etag, bytes }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+  });
+}
+
+async function signIn(username: string, password: string): Promise<string> {
+  const response = await fetch(`${appUrl}/api/auth/sign-in/username`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: appUrl },
+    body: JSON.stringify({ username, password }),
+  });
+  if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+}
+
+const rate = (sample: Sample) => sample.requests / sample.seconds;
+
+function mergeStatuses(list: Sample[]): Map<number, number> {
+  const merged = new Map<number, number>();
+  for (const sample of list) for (const [status, n] of sample.statuses) merged.set(status, (merged.get(status) ?? 0) + n);
+  return merged;
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function run(command: string, args: string[], environment: NodeJS.ProcessEnv = process.env): string {
+  const result = spawnSync(command, args, { cwd: repoRoot, env: environment, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+async function waitForUrl(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const answered = await fetch(url).then((response) => response.status < 500, () => false);
+    if (answered) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    // Already gone.
+  }
+}
+
+function loadAverage(): string {
+  return os.loadavg().map((value) => value.toFixed(2)).join(", ");
+}
+
+await main();
