@@ -67,6 +67,7 @@ export const pages: PageEntry[] = [
   { file: "app/(staff)/admin/audit/page.tsx", url: "/admin/audit", audience: holders("audit.read") },
   { file: "app/(staff)/admin/purposes/page.tsx", url: "/admin/purposes", audience: holders("compliance.manage") },
   { file: "app/(staff)/admin/compliance/page.tsx", url: "/admin/compliance", audience: holders("compliance.manage") },
+  { file: "app/(staff)/admin/operations/page.tsx", url: "/admin/operations", audience: holders("operations.view") },
   { file: "app/(staff)/review/customer-records/page.tsx", url: "/review/customer-records", audience: holders("customers.records") },
   { file: "app/(staff)/tokens/page.tsx", url: "/tokens", audience: holders("tokens.view") },
   {
@@ -110,6 +111,12 @@ export const routes: RouteEntry[] = [
     file: "app/api/bench/ceiling/route.ts",
     url: "/api/bench/ceiling",
     methods: { GET: { kind: "public", why: "benchmark ceiling (issue 15): 404 unless BENCH_CEILING_ROUTE, refused in production; constant JSON, no data" } },
+  },
+  { file: "app/api/health/live/route.ts", url: "/api/health/live", methods: { GET: { kind: "public", why: "liveness for the balancer and orchestrator: says only that the process answers" } } },
+  {
+    file: "app/api/health/ready/route.ts",
+    url: "/api/health/ready",
+    methods: { GET: { kind: "public", why: "readiness for the balancer: states of checks, no secret, no customer data" } },
   },
   { file: "app/api/tokens/route.ts", url: "/api/tokens?scope=today", methods: { GET: holders("tokens.view") } },
   {

@@ -5,6 +5,8 @@ import { expect, test } from "./support/session";
 import { attestAndSubmit, chooseIdType, fillContact, openRemoteForm } from "./support/token-forms";
 import { issueRemoteToken, LIVE_TIMEOUT, sandboxPost, sandboxToken, startRemoteVerification, statusPaths } from "./live-support";
 import type { TodayTokensResponse } from "@/lib/watcher/live-token-dto";
+import { demoAccount } from "@/lib/staff/demo-accounts";
+import { signInByApi } from "./fixtures/auth";
 
 /**
  * The real provider is slow and odd (ADR 0017; shared/spec/provider-notes.md), and the sandbox
@@ -164,15 +166,27 @@ test("one token whose status calls hang delays no other token, and its own page 
   await expect(problem).toHaveCount(0);
 });
 
-test("a 429 from the service pauses the watcher for its Retry-After, says so, and carries on", async ({ page }) => {
+test("a 429 from the service pauses the watcher for its Retry-After, says so (to the teller and on the admin's Operations page), and carries on", async ({ page, browser }) => {
   test.setTimeout(90_000);
   const { token } = await issueRemoteToken(page, newCustomer());
   await addFault({ mode: "429", path: statusPaths.state, token, retryAfterSeconds: 15 });
   const problem = page.getByTestId("service-problem");
   await expect(problem).toContainText("asked Veridesk to slow down", { timeout: 15_000 });
   const [refused] = (await callsSince(0, statusPaths.state)).filter((call) => call.token === token && call.status === 429);
+
+  // The administrator sees the pause and its cause: the backlog is visible to an admin.
+  const admin = await browser.newContext({ storageState: await signInByApi("admin", demoAccount("admin").password) });
+  const operations = await admin.newPage();
+  await operations.goto(new URL("/admin/operations", page.url()).toString());
+  const budget = operations.getByTestId("provider-budget");
+  await expect(budget.getByText("Paused", { exact: true })).toBeVisible();
+  await expect(budget).toContainText("429 from the service, Retry-After 15000 ms");
+  await expect(operations.getByTestId("watcher-backlog")).toContainText("Open tokens followed");
+  await admin.close();
+
   // Nothing is asked during the pause (of any token), then polling resumes and the warning clears.
-  await page.waitForTimeout(3_000);
+  const pauseSeenFor = Date.now() - Date.parse(refused!.at);
+  if (pauseSeenFor < 3_000) await page.waitForTimeout(3_000 - pauseSeenFor);
   // (A poll already under way when the 429 came may still make its second call: allow a moment.)
   const askedDuringPause = (await callsSince(refused!.id)).filter(
     (call) => (call.path === statusPaths.state || call.path === statusPaths.result) && Date.parse(call.at) > Date.parse(refused!.at) + 1_500,

@@ -1,19 +1,21 @@
 import { fingerprintWaitingLabel } from "@/lib/tokens/state";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { newCustomer } from "./support/customers";
 import { signInWithForm } from "./fixtures/auth";
 import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "./live-support";
+import { addFault, clearFaults } from "./support/sandbox";
 import { demoAccount } from "@/lib/staff/demo-accounts";
 
 /**
- * The app is killed mid-token (SIGKILL: no goodbye, its watcher's lease and the embedded database
- * left as they were) while the customer finishes; started again on the same database, it picks
- * the token up and the teller's page shows the result. A second app of its own, on its own port
- * and embedded database, so the suite's app is never disturbed.
+ * Stopping the app. Killed mid-token (SIGKILL: no goodbye, its watcher's lease and the embedded
+ * database left as they were) while the customer finishes, then started again on the same
+ * database, it picks the token up and the teller's page shows the result. Stopped with SIGTERM,
+ * it finishes the poll under way and hands its leases back before exiting (ADR 0024). A second
+ * app of its own, on its own port and embedded database, so the suite's app is never disturbed.
  */
 
 const port = Number(process.env.E2E_APP_PORT ?? 3100) + 7;
@@ -91,4 +93,46 @@ test("a token issued before the app was killed gets its result after the restart
   await expect(page.getByTestId("token-value")).toHaveText(token);
   await expect(page.getByTestId("state-badge")).toHaveText("Successful", { timeout: LIVE_TIMEOUT });
   await context.close();
+});
+
+test("SIGTERM: the app finishes the poll under way, hands back its leases and closes the database before it exits", async ({ browser }) => {
+  test.setTimeout(300_000);
+  if (app?.exitCode !== null || app.signalCode !== null) {
+    app = startApp();
+  }
+  await waitUntilServing();
+  const context = await browser.newContext({ baseURL: appUrl });
+  const page = await context.newPage();
+  await signInWithForm(page, "teller.kumasi", demoAccount("teller.kumasi").password);
+  await expect(page).toHaveURL(`${appUrl}/`);
+  const { token } = await issueFingerprintToken(page, newCustomer());
+  // Its status calls now hang until their own 10 s timeout; polled every 3 s while its page is
+  // open, within 4 s a poll is under way and stays so.
+  await addFault({ mode: "hang", token, count: 100 });
+  await page.waitForTimeout(4_000);
+
+  const groups = nextServerGroups();
+  expect(groups).toHaveLength(1);
+  const stoppedAt = Date.now();
+  process.kill(-groups[0]!, "SIGTERM");
+  await exited(app!);
+  await context.close();
+  await clearFaults();
+  // Bounded by the poll's own timeout (10 s), never by a lease running out.
+  expect(Date.now() - stoppedAt).toBeLessThan(20_000);
+
+  const log = readFileSync(path.join(dataDir, "app.log"), "utf8");
+  const lastStart = log.lastIndexOf('"msg":"token watcher started"');
+  const afterStart = (message: string) => log.indexOf(`"msg":"${message}"`, lastStart);
+  const steps = ["shutting down: finishing polls and requests", "token watcher stopped", "shutdown complete"].map(afterStart);
+  expect(steps.every((at) => at > lastStart), `shutdown steps in the log: ${steps.join(", ")}`).toBe(true);
+  expect([...steps].sort((a, b) => a - b)).toEqual(steps);
+  expect(log).not.toContain("watcher could not hand back its leases");
+  // The watcher's step waited for the hanging poll rather than cutting it off.
+  const watcherStep = JSON.parse(log.slice(log.lastIndexOf("{", log.indexOf('"task":"token watcher"', lastStart))).split("\n")[0]!) as { ms: number };
+  expect(watcherStep.ms).toBeGreaterThan(1_000);
+
+  // No lease is left for another instance to wait out.
+  const leased = execFileSync("npx", ["tsx", "--conditions=react-server", "e2e/support/read-leases.ts", path.join(dataDir, "pglite")], { encoding: "utf8" });
+  expect(JSON.parse(leased.trim().split("\n").pop()!)).toEqual([]);
 });

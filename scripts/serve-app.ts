@@ -6,7 +6,7 @@
  * The seed runs in its own process and ends before `next start` opens the database, because an
  * embedded (PGlite) data directory has exactly one owner at a time.
  */
-import { createWriteStream } from "node:fs";
+import { openSync, writeSync } from "node:fs";
 import { runToCompletion, startServer, superviseTogether } from "./support/processes";
 
 const tsx = ["--conditions=react-server"];
@@ -26,14 +26,16 @@ const nextServer = startServer("npx", ["next", "start", "--port", port, "--hostn
 });
 
 // The server log is also kept in a file when asked, so tests can prove what never reaches it.
-const logFile = process.env.SERVER_LOG_FILE ? createWriteStream(process.env.SERVER_LOG_FILE, { flags: "a" }) : null;
+// Written synchronously: the server's last lines (its shutdown) arrive just before this process
+// exits, and a buffered stream would lose them.
+const logFile = process.env.SERVER_LOG_FILE ? openSync(process.env.SERVER_LOG_FILE, "a") : null;
 nextServer.stdout?.on("data", (chunk: Buffer) => {
   process.stdout.write(chunk);
-  logFile?.write(chunk);
+  if (logFile !== null) writeSync(logFile, chunk);
 });
 nextServer.stderr?.on("data", (chunk: Buffer) => {
   process.stderr.write(chunk);
-  logFile?.write(chunk);
+  if (logFile !== null) writeSync(logFile, chunk);
 });
 
 superviseTogether([nextServer]);

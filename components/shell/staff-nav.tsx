@@ -1,6 +1,6 @@
 "use client";
 
-import { BarChart3, Building2, ClipboardCheck, FilePlus2, Home, ListChecks, ScrollText, ShieldCheck, Users, type LucideIcon } from "lucide-react";
+import { Activity, BarChart3, Building2, ClipboardCheck, FilePlus2, Home, ListChecks, ScrollText, ShieldCheck, Users, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
@@ -16,6 +16,7 @@ const icons: Record<NavIcon, LucideIcon> = {
   review: BarChart3,
   purposes: ClipboardCheck,
   compliance: ShieldCheck,
+  operations: Activity,
 };
 
 export function StaffNav({ items }: { items: NavItem[] }) {

@@ -7,7 +7,7 @@ const expected: Record<StaffRole, Permission[]> = {
   teller: ["tokens.issue", "tokens.view", "tokens.recover"],
   supervisor: ["tokens.view", "tokens.recover", "ids.reveal", "tokens.export", "audit.read", "customers.records"],
   head_office_supervisor: ["tokens.view", "tokens.recover", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read", "customers.records"],
-  admin: ["staff.manage", "branches.all", "audit.read", "compliance.manage"],
+  admin: ["staff.manage", "branches.all", "audit.read", "compliance.manage", "operations.view"],
 };
 
 describe("role → permission table", () => {

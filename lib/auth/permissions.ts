@@ -33,6 +33,8 @@ export const PERMISSIONS = [
    * erase on the customer's request, place and release legal holds. Each with a reason, audited.
    */
   "customers.records",
+  /** The Operations page: the provider budget, the watcher's backlog, readiness (issue 16). Counts, no customer data. */
+  "operations.view",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -49,13 +51,14 @@ export const permissionLabels: Record<Permission, string> = {
   "audit.read": "Read the audit trail",
   "compliance.manage": "Manage purposes and compliance settings",
   "customers.records": "Customer records, erasure on request and legal holds",
+  "operations.view": "See how the service runs (operations)",
 };
 
 export const rolePermissions: Readonly<Record<StaffRole, readonly Permission[]>> = {
   teller: ["tokens.issue", "tokens.view", "tokens.recover"],
   supervisor: ["tokens.view", "tokens.recover", "ids.reveal", "tokens.export", "audit.read", "customers.records"],
   head_office_supervisor: ["tokens.view", "tokens.recover", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read", "customers.records"],
-  admin: ["staff.manage", "branches.all", "audit.read", "compliance.manage"],
+  admin: ["staff.manage", "branches.all", "audit.read", "compliance.manage", "operations.view"],
 };
 
 export function hasPermission(role: StaffRole, permission: Permission): boolean {

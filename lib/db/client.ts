@@ -2,6 +2,7 @@ import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
@@ -200,6 +201,17 @@ async function migrateWithReport(queryRows: QueryRows, migrate: () => Promise<vo
     alreadyApplied: journal.length - pending.length,
     durationMs: Math.round(performance.now() - startedAt),
   };
+}
+
+/**
+ * The committed migrations this database lacks (readiness: a server whose schema is behind its
+ * code must not be sent work). Empty when it is current.
+ */
+export async function pendingMigrations(db: Database): Promise<string[]> {
+  const newestApplied = await readNewestAppliedMigrationTime(async (text) => (await db.execute(sql.raw(text))) as unknown as { rows: unknown[] });
+  return readMigrationJournal()
+    .filter((entry) => newestApplied === undefined || entry.when > newestApplied)
+    .map((entry) => entry.tag);
 }
 
 async function readNewestAppliedMigrationTime(queryRows: QueryRows): Promise<number | undefined> {

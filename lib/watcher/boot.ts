@@ -12,8 +12,9 @@ const globalForWatcher = globalThis as typeof globalThis & { verideskTokenWatche
 
 /**
  * Starts this process's token watcher (instrumentation.ts calls it once at server start). Off
- * with WATCHER_ENABLED=false. Stops on SIGTERM/SIGINT, handing its leases back so that another
- * instance, or this one restarted, takes the tokens over at once.
+ * with WATCHER_ENABLED=false. The server's shutdown stops it (lib/server/shutdown.ts): it
+ * finishes its polls and hands its leases back, so that another instance, or this one
+ * restarted, takes the tokens over at once.
  */
 export function startTokenWatcher(): Promise<Watcher | null> {
   globalForWatcher.verideskTokenWatcher ??= boot().catch((error: unknown) => {
@@ -22,6 +23,16 @@ export function startTokenWatcher(): Promise<Watcher | null> {
     return null;
   });
   return globalForWatcher.verideskTokenWatcher;
+}
+
+/** This process's watcher, once started (null when disabled or not started): readiness and the operations page ask it. */
+export async function runningTokenWatcher(): Promise<Watcher | null> {
+  return (await globalForWatcher.verideskTokenWatcher) ?? null;
+}
+
+/** Stops this process's watcher if it runs: the server's shutdown calls it before the database closes. */
+export async function stopTokenWatcher(): Promise<void> {
+  await (await runningTokenWatcher())?.stop();
 }
 
 /** Asks this process's watcher to look for due tokens now (a page just opened on one). */
@@ -44,10 +55,5 @@ async function boot(): Promise<Watcher | null> {
 
   const watcher = createWatcher({ store, source: getUpstreamClient(), settings: watcherSettingsFrom(settings), logger: log });
   watcher.start();
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    process.once(signal, () => {
-      void watcher.stop();
-    });
-  }
   return watcher;
 }

@@ -25,8 +25,8 @@ export type Watcher = {
   wake(): void;
   /** Stops leasing, waits for the polls under way and hands back their leases. */
   stop(): Promise<void>;
-  /** For the admin's view and the logs. */
-  describe(): { owner: string; inFlight: number; pausedUntil: Date | null };
+  /** For the admin's view, readiness and the logs: `lastLoopAt` is when the loop last looked for due tokens. */
+  describe(): { owner: string; inFlight: number; pausedUntil: Date | null; lastLoopAt: Date | null; isStopping: boolean };
   readonly owner: string;
 };
 
@@ -59,6 +59,7 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
   let failedFills = 0;
   let pausedUntil: Date | null = null;
   let renewTimer: NodeJS.Timeout | undefined;
+  let lastLoopAt: Date | null = null;
 
   async function pollAndSave(watched: WatchedToken): Promise<void> {
     const startedAt = now();
@@ -159,6 +160,7 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
   function onTimer(): void {
     timer = undefined;
     timerDueAt = Number.POSITIVE_INFINITY;
+    lastLoopAt = now();
     if (filling) {
       fillAgain = true;
       return;
@@ -209,7 +211,7 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
       requestFill(0);
     },
     describe() {
-      return { owner, inFlight: inFlight.size, pausedUntil: pausedUntil && pausedUntil > now() ? pausedUntil : null };
+      return { owner, inFlight: inFlight.size, pausedUntil: pausedUntil && pausedUntil > now() ? pausedUntil : null, lastLoopAt, isStopping };
     },
     start() {
       if (isStarted || isStopping) return;

@@ -27,6 +27,8 @@ export function startServer(command: string, args: string[], options: SpawnOptio
  */
 export function superviseTogether(children: ChildProcess[]): void {
   let isStopping = false;
+  // "close", not "exit": by then the child's last output (its shutdown lines) has been read.
+  const allClosed = children.map((child) => new Promise((resolve) => child.once("close", resolve)));
   const signalGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
     if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
     try {
@@ -39,12 +41,13 @@ export function superviseTogether(children: ChildProcess[]): void {
     if (isStopping) return;
     isStopping = true;
     for (const child of children) signalGroup(child, "SIGTERM");
-    // A server that ignores SIGTERM for 5 s is stopped for good.
+    // A server that ignores SIGTERM this long is stopped for good: long enough for an issuing call
+    // under way (UPSTREAM_ISSUE_TIMEOUT_MS, 30 s) and the watcher's last poll to finish (ADR 0024).
     setTimeout(() => {
       for (const child of children) signalGroup(child, "SIGKILL");
       process.exit(exitCode);
-    }, 5_000).unref();
-    Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((r) => child.once("exit", r)) : null))).then(
+    }, 40_000).unref();
+    Promise.all(allClosed).then(
       () => process.exit(exitCode),
     );
   };

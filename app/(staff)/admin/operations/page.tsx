@@ -1,0 +1,133 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/page-header";
+import { requirePermission } from "@/lib/auth/pages";
+import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { OVERDUE_SECONDS, readOperationsOverview } from "@/lib/operations/overview";
+import { formatShortDateTime } from "@/lib/review/format";
+import { checkReadiness } from "@/lib/server/readiness";
+
+export const metadata: Metadata = { title: "Operations" };
+export const dynamic = "force-dynamic";
+
+function Figures({ rows }: { rows: [label: string, value: ReactNode][] }) {
+  return (
+    <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]">
+      {rows.map(([label, value]) => (
+        <div key={label} className="contents">
+          <dt className="text-ink-muted">{label}</dt>
+          <dd className="font-medium break-words">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+
+/**
+ * How the service runs, for administrators (issues 11 and 16): the provider budget all instances
+ * share (a 429's pause and the deferred polls are the backlog's cause), the watcher's backlog and
+ * lag, the last hour's answers, attempts whose outcome is unknown, and this instance's readiness.
+ * Counts and times only; reloading the page reads them again.
+ */
+export default async function OperationsPage() {
+  await requirePermission("operations.view");
+  const settings = env();
+  const [overview, readiness] = await Promise.all([readOperationsOverview(await getDb()), checkReadiness()]);
+  const { budget, backlog, lastHour, outcomeUnknown } = overview;
+  const isPaused = budget.pausedUntil !== null && budget.pausedUntil > overview.at;
+  // The budget counts calls per one-second window; an older window's count is history.
+  const isCurrentWindow = budget.windowStartedAt !== null && overview.at.getTime() - budget.windowStartedAt.getTime() < 1_000;
+  const issuingAttempts = lastHour.issued + lastHour.refused + lastHour.failed + lastHour.outcomeUnknown;
+  const issuingFaults = lastHour.failed + lastHour.outcomeUnknown;
+
+  return (
+    <>
+      <PageHeader title="Operations" description={`How the verification service and the token watcher are doing, read at ${formatShortDateTime(overview.at)}. Reload for fresh figures.`} />
+      <div className="flex flex-col gap-6">
+        <Card className="flex flex-col gap-4" data-testid="provider-budget">
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 className="text-lg font-semibold">Provider budget</h2>
+            {isPaused ? <Badge tone="warning">Paused</Badge> : budget.deferredSince ? <Badge tone="warning">Polls deferred</Badge> : <Badge tone="success">Within budget</Badge>}
+          </div>
+          <p className="text-ink-muted">
+            All instances together make at most {settings.WATCHER_CALLS_PER_SECOND} status calls a second; a 429 from the service pauses every instance for its Retry-After.
+          </p>
+          <Figures
+            rows={[
+              ["Paused until", isPaused ? formatShortDateTime(budget.pausedUntil!) : "not paused"],
+              ["Why", isPaused ? (budget.pauseReason ?? "—") : "—"],
+              ["Polls deferred for want of budget since", budget.deferredSince ? formatShortDateTime(budget.deferredSince) : "none deferred"],
+              ["Status calls in the current second", String(isCurrentWindow ? budget.callsInWindow : 0)],
+            ]}
+          />
+        </Card>
+
+        <Card className="flex flex-col gap-4" data-testid="watcher-backlog">
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 className="text-lg font-semibold">Token watcher</h2>
+            {backlog.overdue > 0 ? <Badge tone="warning">Backlog</Badge> : <Badge tone="success">Keeping up</Badge>}
+          </div>
+          <Figures
+            rows={[
+              ["Open tokens followed", String(backlog.open)],
+              ["Due for a poll now", String(backlog.due)],
+              [`Overdue by more than ${OVERDUE_SECONDS} s`, String(backlog.overdue)],
+              ["Polls under way (all instances)", String(backlog.leased)],
+              ["Lag of the oldest due poll", seconds(backlog.lagMs)],
+              ["Open tokens whose last poll met a fault", String(backlog.inFault)],
+            ]}
+          />
+        </Card>
+
+        <Card className="flex flex-col gap-4" data-testid="service-last-hour">
+          <h2 className="text-lg font-semibold">The service over the last hour</h2>
+          <Figures
+            rows={[
+              ["Issuing attempts", String(issuingAttempts)],
+              ["Issued", String(lastHour.issued)],
+              ["Refused by the service (bad details)", String(lastHour.refused)],
+              ["Failed (service fault)", String(lastHour.failed)],
+              ["Answer never came (outcome unknown)", String(lastHour.outcomeUnknown)],
+              ["Issuing fault rate", issuingAttempts === 0 ? "no attempts" : `${Math.round((issuingFaults / issuingAttempts) * 100)} %`],
+              ["Status calls: fault episodes / recoveries", `${lastHour.statusFaults} / ${lastHour.statusRecoveries}`],
+            ]}
+          />
+        </Card>
+
+        <Card className="flex flex-col gap-4" data-testid="outcome-unknown">
+          <h2 className="text-lg font-semibold">Attempts with no answer (last 24 hours)</h2>
+          <p className="text-ink-muted">
+            A link may have reached the customer. Their teller or supervisor can enter the token from the customer&apos;s SMS on the attempt&apos;s page, and the watcher follows it.
+          </p>
+          <Figures
+            rows={[
+              ["Attempts", String(outcomeUnknown.last24h)],
+              ["Oldest", outcomeUnknown.oldestAt ? formatShortDateTime(outcomeUnknown.oldestAt) : "—"],
+            ]}
+          />
+        </Card>
+
+        <Card className="flex flex-col gap-4" data-testid="instance-readiness">
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 className="text-lg font-semibold">This instance</h2>
+            {readiness.ok ? <Badge tone="success">Ready</Badge> : <Badge tone="danger">Not ready</Badge>}
+          </div>
+          <p className="text-ink-muted">The same checks the balancer reads at /api/health/ready.</p>
+          <Figures
+            rows={[
+              ["Serving", readiness.checks.draining.detail],
+              ["Database", readiness.checks.database.detail],
+              ["Schema", readiness.checks.migrations.detail],
+              ["Watcher", readiness.checks.watcher.detail],
+            ]}
+          />
+        </Card>
+      </div>
+    </>
+  );
+}
