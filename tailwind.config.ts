@@ -19,7 +19,7 @@ export default {
         info: { 50: "#eaf2fd", 600: "#1f5fbf", 700: "#184c99" },
       },
       borderRadius: { control: "0.5rem", card: "0.75rem" },
-      fontSize: { token: ["3.5rem", { lineHeight: "1", letterSpacing: "0.12em" }] },
+      fontSize: { token: ["clamp(1.75rem, 8.5vw, 3.5rem)", { lineHeight: "1", letterSpacing: "0.12em" }] },
       spacing: { gutter: "1.5rem" },
     },
   },

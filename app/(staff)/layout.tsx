@@ -17,6 +17,7 @@ import { env } from "@/lib/env";
  */
 export default async function StaffLayout({ children }: { children: ReactNode }) {
   const staff = await requireStaff();
+  const whoDetail = `${roleLabels[staff.role]} · ${staff.branch.name}`;
   return (
     <div className="flex min-h-screen flex-col">
       {/* The first stop of the Tab key: past the navigation straight to the page's work. */}
@@ -28,24 +29,22 @@ export default async function StaffLayout({ children }: { children: ReactNode })
         Skip to main content
       </a>
       <header className="no-print border-b border-line bg-surface">
-        <div className="mx-auto flex h-16 max-w-6xl items-center gap-6 px-6">
-          <Link href="/" className="flex items-center gap-2 text-xl font-bold tracking-tight text-brand-800">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 pt-3 sm:px-6">
+          <Link href="/" className="flex min-h-11 items-center gap-2 text-xl font-bold tracking-tight text-brand-800">
             <ShieldCheck aria-hidden className="size-7" />
             Veridesk
           </Link>
-          <StaffNav items={navItemsFor(staff.role)} />
-          <div className="ml-auto flex items-center gap-4">
-            <div className="text-right leading-tight" data-testid="signed-in-staff">
+          <div className="ml-auto flex items-center gap-3 pb-3 lg:pb-2">
+            <div className="hidden min-w-0 text-right leading-tight sm:block" data-testid="signed-in-staff">
               <p className="font-semibold text-ink">{staff.name}</p>
-              <p className="text-sm text-ink-muted">
-                {roleLabels[staff.role]} · <span title={staff.branch.name}>{staff.branch.name}</span>
-              </p>
+              <p className="text-sm text-ink-muted">{whoDetail}</p>
             </div>
             <SignOutButton />
           </div>
+          <StaffNav items={navItemsFor(staff.role)} who={{ name: staff.name, detail: whoDetail }} />
         </div>
       </header>
-      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-6 py-8 focus:outline-none">
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 sm:py-8">
         {children}
       </main>
       <IdleSessionGuard

@@ -13,7 +13,7 @@ const tabs = [
 export function ReviewTabs({ current }: { current: (typeof tabs)[number]["href"] }) {
   return (
     <nav aria-label="Review sections" className="no-print mb-6 border-b border-line">
-      <ul className="flex gap-1">
+      <ul className="flex flex-wrap gap-1">
         {tabs.map((tab) => (
           <li key={tab.href}>
             <Link

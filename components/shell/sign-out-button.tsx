@@ -24,7 +24,8 @@ export function SignOutButton() {
       }
     >
       {isPending ? null : <LogOut aria-hidden className="size-4" />}
-      Sign out
+      {/* On a phone the icon alone keeps the header on one line; the button's name stays "Sign out". */}
+      <span className="max-sm:sr-only">Sign out</span>
     </Button>
   );
 }

@@ -1,8 +1,9 @@
 "use client";
 
-import { Activity, BarChart3, Building2, ClipboardCheck, FilePlus2, Home, ListChecks, ScrollText, ShieldCheck, Users, type LucideIcon } from "lucide-react";
+import { Activity, BarChart3, Building2, ClipboardCheck, FilePlus2, Home, ListChecks, Menu, ScrollText, ShieldCheck, Users, X, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useId, useRef, useState } from "react";
 import { cn } from "@/components/ui/cn";
 import { activeNavHref, type NavIcon, type NavItem } from "./nav-items";
 
@@ -19,29 +20,74 @@ const icons: Record<NavIcon, LucideIcon> = {
   operations: Activity,
 };
 
-export function StaffNav({ items }: { items: NavItem[] }) {
+/**
+ * The main navigation. From 1024 px it is a row of its own under the header's top line (it wraps
+ * rather than pushing the page sideways, however many entries a role has); below that it folds
+ * behind a "Menu" button into a list with the signed-in person's name, so a tablet or phone at
+ * the counter never scrolls sideways and every entry is a full-width target.
+ */
+export function StaffNav({ items, who }: { items: NavItem[]; who: { name: string; detail: string } }) {
   const pathname = usePathname();
   const activeHref = activeNavHref(pathname, items);
+  const [isOpen, setIsOpen] = useState(false);
+  const navId = useId();
+  const menuButton = useRef<HTMLButtonElement>(null);
+
+  // Escape folds an open menu wherever the focus is, and hands the focus back to its button.
+  useEffect(() => {
+    if (!isOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setIsOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener("keydown", closeOnEscape);
+    return () => document.removeEventListener("keydown", closeOnEscape);
+  }, [isOpen]);
+
   return (
-    <nav aria-label="Main" className="flex items-center gap-1">
-      {items.map((item) => {
-        const Icon = icons[item.icon];
-        const isActive = item.href === activeHref;
-        return (
-          <Link
-            key={item.href}
-            href={item.href}
-            aria-current={isActive ? "page" : undefined}
-            className={cn(
-              "inline-flex h-10 items-center gap-2 whitespace-nowrap rounded-control px-3 font-semibold text-ink-muted hover:bg-surface-sunken hover:text-ink",
-              isActive && "bg-brand-50 text-brand-800 hover:bg-brand-100 hover:text-brand-900",
-            )}
-          >
-            <Icon aria-hidden className="size-5" />
-            {item.label}
-          </Link>
-        );
-      })}
-    </nav>
+    <>
+      <button
+        ref={menuButton}
+        type="button"
+        className="inline-flex min-h-11 items-center gap-2 rounded-control border border-line-strong px-3 font-semibold text-ink hover:bg-surface-sunken lg:hidden"
+        aria-expanded={isOpen}
+        aria-controls={navId}
+        onClick={() => setIsOpen((open) => !open)}
+        data-testid="menu-button"
+      >
+        {isOpen ? <X aria-hidden className="size-5" /> : <Menu aria-hidden className="size-5" />}
+        Menu
+      </button>
+      <nav
+        id={navId}
+        aria-label="Main"
+        className={cn("order-last w-full flex-col gap-1 pb-3 lg:flex lg:flex-row lg:flex-wrap lg:pb-2", isOpen ? "flex" : "hidden")}
+      >
+        <div className="border-b border-line px-3 pb-3 leading-tight sm:hidden">
+          <p className="font-semibold text-ink">{who.name}</p>
+          <p className="text-sm text-ink-muted">{who.detail}</p>
+        </div>
+        {items.map((item) => {
+          const Icon = icons[item.icon];
+          const isActive = item.href === activeHref;
+          return (
+            <Link
+              key={item.href}
+              href={item.href}
+              aria-current={isActive ? "page" : undefined}
+              onClick={() => setIsOpen(false)}
+              className={cn(
+                "inline-flex min-h-11 items-center gap-2 whitespace-nowrap rounded-control px-3 font-semibold text-ink-muted hover:bg-surface-sunken hover:text-ink lg:min-h-10 pointer-coarse:min-h-11",
+                isActive && "bg-brand-50 text-brand-800 hover:bg-brand-100 hover:text-brand-900",
+              )}
+            >
+              <Icon aria-hidden className="size-5" />
+              {item.label}
+            </Link>
+          );
+        })}
+      </nav>
+    </>
   );
 }

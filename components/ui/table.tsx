@@ -6,7 +6,9 @@ import { cn } from "./cn";
  * card that scrolls sideways on narrow screens instead of squeezing the columns.
  */
 export function TableFrame({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
-  return <div className={cn("overflow-x-auto rounded-card border border-line bg-surface", className)} {...props} />;
+  // relative: an absolutely positioned descendant (a screen-reader-only label) stays inside the
+  // scrolling frame instead of widening the page.
+  return <div className={cn("relative overflow-x-auto rounded-card border border-line bg-surface", className)} {...props} />;
 }
 
 export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {

@@ -1,0 +1,68 @@
+import type { DemoUsername } from "@/lib/staff/demo-accounts";
+import type { StaffRole } from "@/lib/auth/roles";
+import { pages } from "./access-matrix";
+import { liveFixtures } from "./live-fixtures";
+import { expect, test } from "./support/session";
+
+/**
+ * Issue 13: every screen a role can open, at a desk monitor, a tablet at the counter and a phone
+ * (1280, 768, 390 px): nothing is wider than the window (a teller on a tablet never scrolls
+ * sideways to find the Issue button or a token's state), and the main menu is reachable. A
+ * screenshot of each is kept with the run's results, so a reviewer can look without a browser.
+ */
+const WIDTHS = [1280, 768, 390] as const;
+const ACCOUNT_OF_ROLE: Record<StaffRole, DemoUsername> = {
+  teller: "teller.kumasi",
+  supervisor: "supervisor.kumasi",
+  head_office_supervisor: "supervisor.hq",
+  admin: "admin",
+};
+
+/** A real token of Kumasi for the token pages, instead of the matrix's id that matches nothing. */
+function urlToOpen(entry: (typeof pages)[number]): string {
+  return entry.urlOfTokenRequest ? entry.urlOfTokenRequest(liveFixtures.expiredRemote.id) : entry.url;
+}
+
+for (const [role, account] of Object.entries(ACCOUNT_OF_ROLE) as [StaffRole, DemoUsername][]) {
+  const screens = pages.filter(
+    (entry) => entry.audience.kind === "staff" && entry.audience.roles.includes(role) && entry.url !== "/change-password",
+  );
+
+  test.describe(`${role}'s screens`, () => {
+    test.use({ account });
+
+    test(`fit 1280, 768 and 390 px with the menu in reach (${screens.length} pages)`, async ({ page }, testInfo) => {
+      test.setTimeout(30_000 + screens.length * WIDTHS.length * 3_000);
+      const overflowing: string[] = [];
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const entry of screens) {
+          const url = urlToOpen(entry);
+          await page.goto(url);
+          await expect(page.locator("main")).toBeVisible();
+          const tooWideBy = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          if (tooWideBy > 0) overflowing.push(`${url} at ${width} px is ${tooWideBy} px too wide`);
+          await page.screenshot({ path: testInfo.outputPath(`${width}${url.replace(/\//g, "_") || "_home"}.png`) });
+        }
+
+        // The menu: a row of links on a desk monitor, one button away below it.
+        await page.goto("/");
+        const menuButton = page.getByRole("button", { name: "Menu" });
+        const nav = page.getByRole("navigation", { name: "Main" });
+        if (width < 1024) {
+          await expect(menuButton).toHaveAttribute("aria-expanded", "false");
+          await menuButton.click();
+          await expect(menuButton).toHaveAttribute("aria-expanded", "true");
+          await expect(nav.getByRole("link", { name: "Home" })).toBeVisible();
+          await page.keyboard.press("Escape");
+          await expect(menuButton).toHaveAttribute("aria-expanded", "false");
+          await expect(menuButton).toBeFocused();
+        } else {
+          await expect(menuButton).toBeHidden();
+          await expect(nav.getByRole("link", { name: "Home" })).toBeVisible();
+        }
+      }
+      expect(overflowing, "pages wider than the window").toEqual([]);
+    });
+  });
+}
