@@ -23,6 +23,19 @@ import { claimSignInAttempt, clearFailedSignIns, countFailedSignIn, hasAccount, 
 import { AuditWriteBudget } from "./signed-out-writes";
 
 /**
+ * The code of a better-auth refusal (`INVALID_PASSWORD`, …), or undefined for anything else. Read
+ * from the error's shape, not `instanceof APIError`: a server action's bundle and the auth
+ * instance can each hold their own copy of the class, and then `instanceof` is false for a real
+ * refusal (a wrong temporary password surfaced as "something went wrong on our side").
+ */
+export function betterAuthErrorCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  if (!(error instanceof APIError) && (error as { name?: unknown }).name !== "APIError") return undefined;
+  const code = (error as { body?: { code?: unknown } }).body?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/**
  * better-auth, configured for Veridesk (ADR 0003): username + password, sessions in the database,
  * no self sign-up, no e-mail flows. The only HTTP endpoint the app exposes is sign-in (see
  * app/api/auth/[...all]/route.ts); everything else calls `auth.api.*` from the server.
@@ -165,7 +178,7 @@ function buildAuth(db: Database) {
         }
         if (!isCountableUsername(typed)) return;
         const returned = ctx.context.returned;
-        const code = returned instanceof APIError ? (returned.body?.code as string | undefined) : undefined;
+        const code = betterAuthErrorCode(returned);
         // The before hook refused it already (and audited the refusal).
         if (code === signInErrorCodes.locked) return;
         if (code === signInErrorCodes.disabled || code === signInErrorCodes.demoRefused) {

@@ -205,3 +205,24 @@ if (!testDatabaseUrl) {
 describe.runIf(testDatabaseUrl)("migrations and queries on PostgreSQL (TEST_DATABASE_URL)", () => {
   defineSharedDatabaseTests(() => createPostgresTestDatabase(testDatabaseUrl ?? ""));
 });
+
+describe.runIf(testDatabaseUrl)("two instances starting at once on one new PostgreSQL database", () => {
+  let testDatabase: TestDatabase | undefined;
+  const opened: OpenedDatabase[] = [];
+
+  afterAll(async () => {
+    await Promise.all(opened.map((database) => database.close()));
+    await testDatabase?.destroy();
+  });
+
+  it("migrate once between them: one applies every migration, the other waits for its lock and finds none", async () => {
+    testDatabase = await createPostgresTestDatabase(testDatabaseUrl ?? "");
+    const database = testDatabase;
+    opened.push(...(await Promise.all([database.open(), database.open(), database.open()])));
+
+    const applied = opened.map((database) => database.migrations.applied).sort((a, b) => b.length - a.length);
+    expect(applied).toEqual([journalTags, [], []]);
+    const result = await opened[0]!.db.execute(sql`SELECT count(*)::int AS count FROM drizzle.__drizzle_migrations`);
+    expect((result.rows as { count: number }[])[0]?.count).toBe(journalTags.length);
+  }, SLOW);
+});

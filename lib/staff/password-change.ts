@@ -1,8 +1,7 @@
 import "server-only";
-import { APIError } from "better-auth/api";
 import { and, count, eq, ne } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
-import { getAuth } from "@/lib/auth/server";
+import { betterAuthErrorCode, getAuth } from "@/lib/auth/server";
 import type { Staff } from "@/lib/auth/types";
 import { getDb } from "@/lib/db/client";
 import { authSessions, staffProfiles } from "@/lib/db/schema";
@@ -64,7 +63,7 @@ export async function replaceTemporaryPassword(
 
 /** better-auth's refusals, as the field errors of the form; anything else stays as it is. */
 function toChangeError(error: unknown): unknown {
-  const code = error instanceof APIError ? (error.body?.code as string | undefined) : undefined;
+  const code = betterAuthErrorCode(error);
   if (code === "INVALID_PASSWORD") {
     return new AppError("VALIDATION", "temporary password did not match", {
       fieldErrors: { currentPassword: [passwordMessages.currentWrong] },

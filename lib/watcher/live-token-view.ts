@@ -143,7 +143,17 @@ export async function readScopedTokenRequest(db: Database, scope: BranchScope, i
   return found;
 }
 
-/** Today's tokens (Ghana time = UTC) in scope: the viewer's own first, newest first within each. */
+/**
+ * Where "today's" list starts: midnight (Ghana time = UTC), or an hour ago when that is earlier.
+ * A teller working across midnight keeps the token issued at 23:58, still live at 00:05, and what
+ * just finished before it; nothing of yesterday is older than an hour on the list.
+ */
+export function todayListStart(now: Date): Date {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return new Date(Math.min(midnight, now.getTime() - 60 * 60_000));
+}
+
+/** Today's tokens in scope (see todayListStart): the viewer's own first, newest first within each. */
 export async function listTodayTokens(
   db: Database,
   viewer: LiveViewer,
@@ -184,7 +194,7 @@ export async function listTodayTokensSince(
   since: string | null,
   now = new Date(),
 ): Promise<ConditionalAnswer<TodayTokensAnswer>> {
-  const startOfDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const listStart = todayListStart(now);
   const rows = await db
     .select({ ...summaryColumns, rowHash: shownRowHash })
     .from(tokenRequests)
@@ -192,7 +202,7 @@ export async function listTodayTokensSince(
     .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
     .where(
       and(
-        gte(tokenRequests.createdAt, startOfDay),
+        gte(tokenRequests.createdAt, listStart),
         inArray(tokenRequests.outcome, ["issued", "outcome_unknown", "pending"]),
         branchScopeCondition(viewer.scope, tokenRequests.branchId),
       ),
@@ -208,7 +218,7 @@ export async function listTodayTokensSince(
     tokenVersions.set(joined.row.id, versionTag([joined.rowHash, joined.tellerName, derivedVersion(joined.row, settings, now)]));
   }
   const branchName = viewer.scope.kind === "branch" ? (rows[0]?.branchName ?? (await readBranchName(db, viewer.scope.branchId))) : null;
-  const version = versionTag(["today", viewer.userId, startOfDay.getTime(), branchName ?? "", ...[...tokenVersions].flat()]).slice(1, -1);
+  const version = versionTag(["today", viewer.userId, listStart.toISOString().slice(0, 10), branchName ?? "", ...[...tokenVersions].flat()]).slice(1, -1);
   const etag = `"${version}"`;
   if (since !== null && (since === version || matchesTag(since, etag))) return { status: 304, etag };
   const known = since === null ? undefined : todaySnapshots.get(since);
