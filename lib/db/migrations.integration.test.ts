@@ -223,6 +223,6 @@ describe.runIf(testDatabaseUrl)("two instances starting at once on one new Postg
     const applied = opened.map((database) => database.migrations.applied).sort((a, b) => b.length - a.length);
     expect(applied).toEqual([journalTags, [], []]);
     const result = await opened[0]!.db.execute(sql`SELECT count(*)::int AS count FROM drizzle.__drizzle_migrations`);
-    expect((result.rows as { count: number }[])[0]?.count).toBe(journalTags.length);
+    expect((result as unknown as { rows: { count: number }[] }).rows[0]?.count).toBe(journalTags.length);
   }, SLOW);
 });
