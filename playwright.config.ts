@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumLaunchOptions } from "./e2e/support/chromium";
 
 /**
  * End-to-end runs start their own sandbox and a built app (`next build` first; `npm test` does
@@ -28,7 +29,8 @@ const isReviewSuite = process.env.E2E_SEED_DEMO === "1";
 export default defineConfig({
   testDir: "./e2e",
   testMatch: isReviewSuite ? "review-*.spec.ts" : "*.spec.ts",
-  testIgnore: isReviewSuite ? [] : ["**/review-*.spec.ts"],
+  // The multi-instance run has a configuration of its own (e2e/multi-instance/playwright.config.ts).
+  testIgnore: isReviewSuite ? ["**/multi-instance/**"] : ["**/review-*.spec.ts", "**/multi-instance/**"],
   // One output folder per port pair, so two runs side by side never delete each other's traces.
   outputDir: `test-results/e2e-${appPort}${isReviewSuite ? "-review" : ""}`,
   fullyParallel: false,
@@ -44,17 +46,7 @@ export default defineConfig({
     screenshot: "only-on-failure",
     ...devices["Desktop Chrome"],
     viewport: { width: 1280, height: 800 },
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
   webServer: [
     {

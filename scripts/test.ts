@@ -8,8 +8,11 @@ import { existsSync } from "node:fs";
 import { runToCompletion } from "./support/processes";
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const nginxPath = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 
-ensureChromium();
+ensureSystemPackage("Chromium", chromiumPath, "chromium");
+ensureSystemPackage("nginx", nginxPath, "nginx");
+ensurePostgres();
 
 const steps: Array<[label: string, command: string, args: string[]]> = [
   ["lint", "npx", ["eslint", ".", "--max-warnings", "0"]],
@@ -19,6 +22,7 @@ const steps: Array<[label: string, command: string, args: string[]]> = [
   ["build", "npx", ["next", "build"]],
   ["end-to-end tests", "npx", ["playwright", "test"]],
   ["end-to-end tests (supervisor review, on demo data)", "env", ["E2E_SEED_DEMO=1", "npx", "playwright", "test"]],
+  ["end-to-end tests (two instances behind nginx, on PostgreSQL)", "npx", ["playwright", "test", "-c", "e2e/multi-instance"]],
 ];
 
 const timings: string[] = [];
@@ -35,14 +39,31 @@ for (const [label, command, args] of steps) {
 }
 console.log(`\n✔ all checks passed\n  ${timings.join("\n  ")}`);
 
-/** Playwright drives the system Chromium; install it when we can, or say exactly what is missing. */
-function ensureChromium(): void {
-  if (existsSync(chromiumPath)) return;
+/**
+ * The end-to-end runs drive the system Chromium and put the system nginx in front of two
+ * instances: install them when we can (as root, from Debian), or say exactly what is missing.
+ */
+function ensureSystemPackage(name: string, binaryPath: string, debianPackage: string): void {
+  if (existsSync(binaryPath)) return;
   const isRoot = process.getuid?.() === 0;
   if (!isRoot) {
-    console.error(`Chromium is missing at ${chromiumPath}. Install it with: sudo apt-get install -y chromium`);
+    console.error(`${name} is missing at ${binaryPath}. Install it with: sudo apt-get install -y ${debianPackage}`);
     process.exit(1);
   }
-  console.log("Installing Chromium (apt-get install -y chromium)…");
-  execSync("apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium", { stdio: "inherit" });
+  console.log(`Installing ${name} (apt-get install -y ${debianPackage})…`);
+  execSync(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${debianPackage}`, { stdio: "inherit" });
+}
+
+/**
+ * The integration suite and the multi-instance run need a real PostgreSQL (TEST_DATABASE_URL,
+ * TEST_APP_DATABASE_URL). When none is given, scripts/ci-postgres.sh installs and starts one.
+ */
+function ensurePostgres(): void {
+  if (process.env.TEST_DATABASE_URL) return;
+  console.log("Starting PostgreSQL for the tests (scripts/ci-postgres.sh)…");
+  const lines = execSync("bash scripts/ci-postgres.sh", { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  for (const line of lines.split("\n").filter(Boolean)) {
+    const separator = line.indexOf("=");
+    process.env[line.slice(0, separator)] = line.slice(separator + 1);
+  }
 }

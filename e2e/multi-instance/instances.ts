@@ -1,0 +1,97 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+
+/**
+ * The multi-instance run (issue 16): two `next start` instances of the built app on one real
+ * PostgreSQL, behind Debian's nginx with TLS, sharing one sandbox. Instance A and nginx are
+ * Playwright's web servers; instance B is started and stopped by the spec (SIGTERM, SIGKILL).
+ * Everything here reads the values the configuration fixed in the environment, so the
+ * configuration and the spec agree.
+ */
+
+const basePort = Number(process.env.E2E_MULTI_PORT ?? 3300);
+
+export const ports = {
+  nginx: basePort,
+  instanceA: basePort + 1,
+  instanceB: basePort + 2,
+  sandbox: basePort + 100,
+} as const;
+
+export const publicUrl = `https://127.0.0.1:${ports.nginx}`;
+export const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
+
+/** Unwatched tokens are asked about every 4 s here (30 s in production), so a minute shows enough polls. */
+export const UNWATCHED_POLL_MS = 4_000;
+
+export type InstanceName = "A" | "B";
+
+export function instancePort(name: InstanceName): number {
+  return name === "A" ? ports.instanceA : ports.instanceB;
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is unset: the multi-instance run is configured by e2e/multi-instance/playwright.config.ts`);
+  return value;
+}
+
+export function withDatabase(url: string, databaseName: string): string {
+  const next = new URL(url);
+  next.pathname = `/${databaseName}`;
+  return next.toString();
+}
+
+/** The owner role's URL of this run's database (migrations; the spec reads leases with it). */
+export function ownerDatabaseUrl(): string {
+  return withDatabase(required("TEST_DATABASE_URL"), required("E2E_MULTI_DATABASE"));
+}
+
+export function instanceLogFile(name: InstanceName): string {
+  return path.join(required("E2E_MULTI_DIR"), `instance-${name}.log`);
+}
+
+export function nginxAccessLog(): string {
+  return path.join(required("E2E_MULTI_DIR"), "nginx-access.log");
+}
+
+/** One instance's settings: as production would set them behind nginx, but APP_ENV=test (demo accounts, http sandbox). */
+export function instanceEnv(name: InstanceName): Record<string, string> {
+  const appBase = process.env.TEST_APP_DATABASE_URL ?? required("TEST_DATABASE_URL");
+  return {
+    APP_ENV: "test",
+    PORT: String(instancePort(name)),
+    BIND_HOST: "127.0.0.1",
+    APP_URL: publicUrl,
+    UPSTREAM_BASE_URL: sandboxUrl,
+    UPSTREAM_ISSUE_TIMEOUT_MS: "12000",
+    DATABASE_URL: withDatabase(appBase, required("E2E_MULTI_DATABASE")),
+    MIGRATION_DATABASE_URL: ownerDatabaseUrl(),
+    AUTH_SECRET: required("E2E_MULTI_AUTH_SECRET"),
+    PII_ENCRYPTION_KEY: required("E2E_MULTI_PII_ENCRYPTION_KEY"),
+    PII_INDEX_KEY: required("E2E_MULTI_PII_INDEX_KEY"),
+    TRUSTED_PROXY_HOPS: "1",
+    WATCHER_UNWATCHED_POLL_MS: String(UNWATCHED_POLL_MS),
+    SERVER_LOG_FILE: instanceLogFile(name),
+    E2E_SEED_DEMO: "",
+  };
+}
+
+/** Process groups of `next start` on an instance's port (serve-app starts it in a group of its own). */
+export function nextServerGroups(name: InstanceName): number[] {
+  const lines = execFileSync("ps", ["-eo", "pgid=,args="], { encoding: "utf8" }).split("\n");
+  const groups = lines
+    .filter((line) => line.includes(`next start --port ${instancePort(name)}`))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+  return [...new Set(groups)].filter((group) => group > 1);
+}
+
+/** The pids of `next-server` processes on an instance's port: the watcher's lease owner starts with `<host>:<pid>:`. */
+export function nextServerPids(name: InstanceName): number[] {
+  const groups = new Set(nextServerGroups(name));
+  const lines = execFileSync("ps", ["-eo", "pid=,pgid="], { encoding: "utf8" }).split("\n");
+  return lines
+    .map((line) => line.trim().split(/\s+/).map(Number))
+    .filter(([pid, group]) => pid !== undefined && group !== undefined && groups.has(group))
+    .map(([pid]) => pid!);
+}
