@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumLaunchOptions } from "./e2e/support/chromium";
+import { e2eMetricsToken } from "./e2e/support/metrics-token";
 
 /**
  * End-to-end runs start their own sandbox and a built app (`next build` first; `npm test` does
@@ -73,6 +74,7 @@ export default defineConfig({
         // call do not wait half a minute each; the slow-answer spec stays well inside it.
         UPSTREAM_ISSUE_TIMEOUT_MS: "12000",
         SERVER_LOG_FILE: process.env.E2E_SERVER_LOG,
+        METRICS_TOKEN: e2eMetricsToken,
       },
       reuseExistingServer: false,
       timeout: 120_000,

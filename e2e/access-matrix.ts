@@ -118,6 +118,11 @@ export const routes: RouteEntry[] = [
     url: "/api/health/ready",
     methods: { GET: { kind: "public", why: "readiness for the balancer: states of checks, no secret, no customer data" } },
   },
+  {
+    file: "app/api/metrics/route.ts",
+    url: "/api/metrics",
+    methods: { GET: { kind: "public", why: "Prometheus: 404 unless METRICS_TOKEN is set, then 401 without that bearer token; counts only (e2e/metrics.spec.ts)" } },
+  },
   { file: "app/api/tokens/route.ts", url: "/api/tokens?scope=today", methods: { GET: holders("tokens.view") } },
   {
     file: "app/api/tokens/[id]/route.ts",

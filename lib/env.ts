@@ -122,6 +122,11 @@ export const envSchema = z
      * measuring the framework's own ceiling. Off by default; refused in production.
      */
     BENCH_CEILING_ROUTE: z.stringbool().default(false),
+    /**
+     * The bearer token Prometheus sends to GET /api/metrics (`Authorization: Bearer …`); unset,
+     * the route answers 404. 32+ characters.
+     */
+    METRICS_TOKEN: secret().pipe(z.string().min(32, "must be at least 32 characters")).optional(),
   })
   .superRefine((settings, context) => {
     const refuse = (path: string, message: string) =>
@@ -144,6 +149,9 @@ export const envSchema = z
     }
     if (settings.BENCH_CEILING_ROUTE) refuse("BENCH_CEILING_ROUTE", "is for benchmarks only and is refused in production");
     if (!settings.DATABASE_URL) refuse("DATABASE_URL", "is required in production (PostgreSQL)");
+    if (settings.METRICS_TOKEN !== undefined && !isStrongSecret(settings.METRICS_TOKEN)) {
+      refuse("METRICS_TOKEN", "is too guessable for production (use e.g. `openssl rand -base64 32`)");
+    }
     if (settings.AUTH_SECRET === LOCAL_AUTH_SECRET) refuse("AUTH_SECRET", "must be set to a secret of your own in production");
     else if (!isStrongSecret(settings.AUTH_SECRET)) {
       refuse("AUTH_SECRET", "is too guessable for production (use e.g. `openssl rand -base64 32`)");

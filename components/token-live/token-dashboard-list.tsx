@@ -67,10 +67,10 @@ function TokenGroup({
       {tokens.length === 0 ? (
         <p className="text-ink-muted">{emptyText}</p>
       ) : (
-        // Below 768 px each row is a card: token and state on top, then the customer and the time left.
+        // Below 1024 px (a tablet at the counter, a phone) each row is a card: token and state on top, then the customer and the time left.
         <div className="overflow-hidden rounded-card border border-line bg-surface">
-          <table className="w-full text-left max-md:block">
-            <thead className="bg-surface-sunken text-sm text-ink-muted max-md:sr-only">
+          <table className="w-full text-left max-lg:block">
+            <thead className="bg-surface-sunken text-sm text-ink-muted max-lg:sr-only">
               <tr>
                 <th scope="col" className="px-4 py-2 font-semibold">Issued</th>
                 <th scope="col" className="px-4 py-2 font-semibold">Token</th>
@@ -80,7 +80,7 @@ function TokenGroup({
                 <th scope="col" className="px-4 py-2"><span className="sr-only">Open</span></th>
               </tr>
             </thead>
-            <tbody className="max-md:block">
+            <tbody className="max-lg:block">
               {tokens.map((token) => (
                 <TokenRow key={token.id} token={token} serverNow={serverNow} clockOffsetMs={clockOffsetMs} />
               ))}
@@ -97,26 +97,26 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
   return (
     <tr
       className={cn(
-        "border-t border-line align-middle max-md:grid max-md:grid-cols-[minmax(0,1fr)_auto] max-md:items-start max-md:gap-x-3 max-md:gap-y-2 max-md:p-4 max-md:first:border-t-0 max-md:[&>td]:p-0",
+        "border-t border-line align-middle max-lg:grid max-lg:grid-cols-[minmax(0,1fr)_auto] max-lg:items-start max-lg:gap-x-3 max-lg:gap-y-2 max-lg:p-4 max-lg:first:border-t-0 max-lg:[&>td]:p-0",
         isUnknown && "bg-warning-50",
       )}
       data-testid="dashboard-row"
       data-token-id={token.id}
       data-state={token.state}
     >
-      <td className="px-4 py-3 font-mono text-sm tabular-nums text-ink-muted max-md:order-5">
-        <span className="md:sr-only">Issued </span>
+      <td className="px-4 py-3 font-mono text-sm tabular-nums text-ink-muted max-lg:order-5">
+        <span className="lg:sr-only">Issued </span>
         {formatTime(token.issuedAt ?? token.createdAt)}
       </td>
-      <td className="px-4 py-3 max-md:order-1">
+      <td className="px-4 py-3 max-lg:order-1">
         <span className="font-mono text-lg font-bold tracking-wider break-all">{token.token ?? "—"}</span>
         <span className="block text-xs text-ink-muted">{token.kind === "fingerprint" ? "Fingerprint" : "Remote"}{token.isMine ? "" : ` · ${token.tellerName}`}</span>
       </td>
-      <td className="px-4 py-3 max-md:order-3">
+      <td className="px-4 py-3 max-lg:order-3">
         <span className="block">{token.idTypeLabel} <span className="font-mono">{token.maskedIdNumber}</span></span>
         <span className="block text-sm text-ink-muted">Ref. {token.reference}</span>
       </td>
-      <td className="px-4 py-3 max-md:order-2 max-md:text-right">
+      <td className="px-4 py-3 max-lg:order-2 max-lg:text-right">
         <StateBadge state={token.state} />
         {isUnknown ? (
           <span className="mt-1 flex items-center gap-1 text-xs font-semibold text-warning-700">
@@ -125,7 +125,7 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
         ) : null}
         {token.serviceProblem ? <span className="mt-1 block text-xs text-warning-700">Service not answering</span> : null}
       </td>
-      <td className="px-4 py-3 max-md:order-4 max-md:text-right">
+      <td className="px-4 py-3 max-lg:order-4 max-lg:text-right">
         {token.state === "waiting" && token.expiresAt ? (
           <Countdown expiresAt={token.expiresAt} serverNow={serverNow} offsetMs={clockOffsetMs} size="sm" />
         ) : token.result ? (
@@ -134,7 +134,7 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
           <span className="text-ink-subtle">—</span>
         )}
       </td>
-      <td className="px-4 py-3 text-right max-md:order-6">
+      <td className="px-4 py-3 text-right max-lg:order-6">
         <Link href={`/tokens/${token.id}`} className="inline-flex items-center gap-1 font-semibold text-brand-700 hover:underline">
           Open<span className="sr-only"> token {token.token ?? ""}</span>
           <ChevronRight aria-hidden className="size-4" />

@@ -2,6 +2,7 @@ import "server-only";
 import { AppError, errorCatalog, toAppError } from "@/lib/errors";
 import { hasNulCharacter } from "@/lib/validation/query-values";
 import { logger, type Logger } from "@/lib/logger";
+import { metrics } from "@/lib/metrics";
 import { withRequestId } from "@/lib/request-context";
 import { newSupportCode } from "@/lib/support/support-code";
 import { branchScopeFor, type BranchScope } from "./branch-scope";
@@ -37,7 +38,24 @@ export function staffRoute<P = Promise<Record<string, string | string[]>>>(
      * a request with no browser origin headers at all.
      */
     ownOriginOnly?: "get" | "post";
+    /** The browser's poll routes: each answer's duration and status go to the metrics under this name. */
+    timedAs?: "token" | "today";
   },
+  handler: (context: StaffRouteContext<P>) => Promise<Response>,
+): (request: Request, segment: { params: P }) => Promise<Response> {
+  const run = runStaffRoute(options, handler);
+  if (!options.timedAs) return run;
+  const route = options.timedAs;
+  return async (request, segment) => {
+    const startedAt = performance.now();
+    const response = await run(request, segment);
+    metrics().pollRouteSeconds.observe({ route, status: String(response.status) }, (performance.now() - startedAt) / 1000);
+    return response;
+  };
+}
+
+function runStaffRoute<P>(
+  options: { permission: Permission | null; countsAsActivity?: boolean; ownOriginOnly?: "get" | "post" },
   handler: (context: StaffRouteContext<P>) => Promise<Response>,
 ): (request: Request, segment: { params: P }) => Promise<Response> {
   return async (request, segment) => {

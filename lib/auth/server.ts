@@ -13,6 +13,7 @@ import { authAccounts, authRateLimits, authSessions, authUsers, authVerification
 import { appUrl, env } from "@/lib/env";
 import { errorCatalog } from "@/lib/errors";
 import { logger } from "@/lib/logger";
+import { metrics } from "@/lib/metrics";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/staff/password-rules";
 import { normalizeUsername, USERNAME_MAX, USERNAME_MIN } from "@/lib/staff/username";
 import { containsNul } from "@/lib/validation/query-values";
@@ -180,8 +181,12 @@ function buildAuth(db: Database) {
         const returned = ctx.context.returned;
         const code = betterAuthErrorCode(returned);
         // The before hook refused it already (and audited the refusal).
-        if (code === signInErrorCodes.locked) return;
+        if (code === signInErrorCodes.locked) {
+          metrics().signInFailures.inc({ reason: "locked" });
+          return;
+        }
         if (code === signInErrorCodes.disabled || code === signInErrorCodes.demoRefused) {
+          metrics().signInFailures.inc({ reason: code === signInErrorCodes.disabled ? "disabled" : "demo_account_in_production" });
           // The password was right: not a guess, so it gives its place in the count back.
           await releaseSignInAttempt(typed);
           logger.info({ requestId, username: typed, code }, "sign-in refused");
@@ -195,6 +200,7 @@ function buildAuth(db: Database) {
           });
           return;
         }
+        metrics().signInFailures.inc({ reason: "wrong_password" });
         const { hasJustLocked, state } = await countFailedSignIn(typed);
         logger.info({ requestId, username: typed, code, hasJustLocked }, "sign-in failed");
         const branchId = await branchOfUsername(db, typed);

@@ -9,6 +9,7 @@ import { tokenEvents, tokenRequests, type RemoteTokenOptions, type TokenRequest 
 import { env } from "@/lib/env";
 import { AppError, errorCatalog, toAppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
+import { metrics } from "@/lib/metrics";
 import { requireCurrentConsent } from "@/lib/compliance/consent";
 import { computeIdNumberIndex, computeRequestFingerprint, encryptContactFields, encryptField, getPiiKeys, lastFourOf, type PiiKeys } from "@/lib/pii";
 import { getUpstreamClient, type UpstreamClient } from "@/lib/upstream";
@@ -294,6 +295,7 @@ async function settleIssued(
     throw new AppError("INTERNAL", `token for request ${id} was issued but not recorded`, { cause: error });
   }
   deps.log.info({ tokenRequestId: id, kind: plan.kind, idType: plan.idType, token: answer.token }, "token issued");
+  metrics().tokensIssued.inc({ kind: plan.kind, outcome: "issued" });
 }
 
 /** Records how the call failed and returns the error the teller should see. */
@@ -331,6 +333,7 @@ async function settleFailure(
     );
   });
   deps.log.info({ tokenRequestId: id, kind: plan.kind, outcome, errorCode: failure.code }, "token not issued");
+  metrics().tokensIssued.inc({ kind: plan.kind, outcome });
   return presentFailure(failure, outcome, plan.kind, id);
 }
 

@@ -611,3 +611,19 @@ describe("logging", () => {
     expect(written).not.toContain("0541504140");
   });
 });
+
+describe("onCallSettled (the metrics' view of each call)", () => {
+  it("names the endpoint and says ok, or the error code, with the call's duration", async () => {
+    const settled: unknown[] = [];
+    const { fetch } = scriptFetch({ json: { responsemessage: "Invalid Token" } }, { status: 500, text: "boom", contentType: "text/plain" });
+    const client = createUpstreamClient({ baseUrl: "http://upstream.test/", apiKey, timeoutMs: 1_000, logger: captureLogs().logger, fetch, onCallSettled: (call) => settled.push(call) });
+
+    await client.checkTokenState("X7Q3BMSA");
+    await catchAppError(client.checkTokenState("X7Q3BMSA"));
+
+    expect(settled).toEqual([
+      { endpoint: "tokenState", outcome: "ok", durationMs: expect.any(Number) },
+      { endpoint: "tokenState", outcome: "UPSTREAM_SERVER_ERROR", durationMs: expect.any(Number) },
+    ]);
+  });
+});

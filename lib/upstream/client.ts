@@ -1,6 +1,6 @@
 import "server-only";
 import type pino from "pino";
-import { AppError, toAppError } from "@/lib/errors";
+import { AppError, toAppError, type ErrorCode } from "@/lib/errors";
 import { readJsonReply, readTokenResultReply, readTokenStateReply, type ReplyContext } from "./reply-readers";
 import { buildFingerprintTokenBody, buildRemoteTokenForm } from "./request-bodies";
 import { fingerprintTokenResponseSchema, remoteTokenResponseSchema } from "./response-schemas";
@@ -26,8 +26,13 @@ export type UpstreamClientOptions = {
   logger: UpstreamLogger;
   /** The id of the staff request a call is made for, put on its log lines (lib/request-context). */
   requestIdOf?: () => string | undefined;
+  /** Told of every call once it has settled (the metrics; lib/upstream/default-client.ts). */
+  onCallSettled?: (call: SettledCall) => void;
   fetch?: typeof fetch;
 };
+
+/** One call, as the metrics see it: which endpoint, "ok" or the error code, and how long. */
+export type SettledCall = { endpoint: keyof typeof upstreamPaths; outcome: "ok" | ErrorCode; durationMs: number };
 
 export const upstreamPaths = {
   fingerprintToken: "/api/fingerprint/initiate_finger_verification_sdk",
@@ -38,7 +43,7 @@ export const upstreamPaths = {
 
 type CallPlan<Result> = {
   method: "GET" | "POST";
-  path: string;
+  endpoint: keyof typeof upstreamPaths;
   /** The token queried, for the log line. */
   token?: string;
   body?: { content: string | FormData; sensitiveValues: readonly string[] };
@@ -52,7 +57,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const fetchImplementation = options.fetch ?? globalThis.fetch;
 
   async function perform<Result>(plan: CallPlan<Result>): Promise<Result> {
-    const url = new URL(baseUrl + plan.path);
+    const path = upstreamPaths[plan.endpoint];
+    const url = new URL(baseUrl + path);
     if (plan.token !== undefined) url.searchParams.set("token", plan.token);
     const headers: Record<string, string> = { "X-API-AUTH": options.apiKey, Accept: "application/json" };
     // FormData bodies get their multipart boundary from fetch; setting Content-Type here would drop it.
@@ -60,7 +66,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
     const sensitiveValues = [options.apiKey, ...(plan.body?.sensitiveValues ?? [])];
     const context: ReplyContext = {
-      callName: `${plan.method} ${plan.path}`,
+      callName: `${plan.method} ${path}`,
       scrub: (text) => scrubText(text, sensitiveValues),
     };
     // Every call is made once. A POST creates a token and may send an SMS, so repeating it could
@@ -68,7 +74,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     // would only hold its slot (and the provider's rate budget) longer.
     const timeoutMs = plan.method === "POST" ? (options.issueTimeoutMs ?? options.timeoutMs) : options.timeoutMs;
     const startedAt = performance.now();
-    const logFields = { requestId: options.requestIdOf?.(), method: plan.method, path: plan.path, token: plan.token, timeoutMs };
+    const logFields = { requestId: options.requestIdOf?.(), method: plan.method, path, token: plan.token, timeoutMs };
     let status: number | undefined;
     try {
       const reply = await sendRequest(
@@ -77,18 +83,19 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       );
       status = reply.status;
       const result = plan.readReply(reply, context);
-      options.logger.info(
-        { ...logFields, status, durationMs: elapsedSince(startedAt), ...plan.describeResult(result) },
-        "upstream call succeeded",
-      );
+      const durationMs = elapsedSince(startedAt);
+      options.logger.info({ ...logFields, status, durationMs, ...plan.describeResult(result) }, "upstream call succeeded");
+      options.onCallSettled?.({ endpoint: plan.endpoint, outcome: "ok", durationMs });
       return result;
     } catch (error) {
       const failure = toAppError(error);
+      const durationMs = elapsedSince(startedAt);
+      options.onCallSettled?.({ endpoint: plan.endpoint, outcome: failure.code, durationMs });
       options.logger.warn(
         {
           ...logFields,
           status,
-          durationMs: elapsedSince(startedAt),
+          durationMs,
           errorCode: failure.code,
           // Internal messages are built here from scrubbed text, so they are safe to log.
           errorMessage: failure.message,
@@ -105,7 +112,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const prepared = buildFingerprintTokenBody(request);
       return perform({
         method: "POST",
-        path: upstreamPaths.fingerprintToken,
+        endpoint: "fingerprintToken",
         body: { content: prepared.body, sensitiveValues: prepared.sensitiveValues },
         readReply: (reply, context) => {
           const { token, message } = readJsonReply(reply, context, fingerprintTokenResponseSchema);
@@ -119,7 +126,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const prepared = buildRemoteTokenForm(request);
       return perform({
         method: "POST",
-        path: upstreamPaths.remoteToken,
+        endpoint: "remoteToken",
         body: { content: prepared.body, sensitiveValues: prepared.sensitiveValues },
         readReply: (reply, context) => {
           const body = readJsonReply(reply, context, remoteTokenResponseSchema);
@@ -136,7 +143,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     async checkTokenState(token) {
       return perform({
         method: "GET",
-        path: upstreamPaths.tokenState,
+        endpoint: "tokenState",
         token: requireToken(token),
         readReply: readTokenStateReply,
         describeResult: ({ state }) => ({ state }),
@@ -147,7 +154,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const queriedToken = requireToken(token);
       return perform({
         method: "GET",
-        path: upstreamPaths.tokenResult,
+        endpoint: "tokenResult",
         token: queriedToken,
         readReply: (reply, context) => readTokenResultReply(reply, context, queriedToken),
         describeResult: (result) => ({ resultKind: result.kind, ...(result.kind === "result" ? { outcome: result.status } : {}) }),

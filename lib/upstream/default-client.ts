@@ -1,8 +1,9 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
+import { metrics } from "@/lib/metrics";
 import { currentRequestId } from "@/lib/request-context";
-import { createUpstreamClient } from "./client";
+import { createUpstreamClient, type SettledCall } from "./client";
 import type { UpstreamClient } from "./types";
 
 let defaultClient: UpstreamClient | undefined;
@@ -18,7 +19,22 @@ export function getUpstreamClient(): UpstreamClient {
       issueTimeoutMs: settings.UPSTREAM_ISSUE_TIMEOUT_MS,
       logger: logger.child({ module: "upstream" }),
       requestIdOf: currentRequestId,
+      onCallSettled: countCall,
     });
   }
   return defaultClient;
+}
+
+const endpointLabels: Record<SettledCall["endpoint"], string> = {
+  fingerprintToken: "fingerprint_token",
+  remoteToken: "remote_token",
+  tokenState: "token_state",
+  tokenResult: "token_result",
+};
+
+function countCall({ endpoint, outcome, durationMs }: SettledCall): void {
+  const labels = { endpoint: endpointLabels[endpoint], outcome: outcome.toLowerCase() };
+  const { upstreamCalls, upstreamCallSeconds } = metrics();
+  upstreamCalls.inc(labels);
+  upstreamCallSeconds.observe(labels, durationMs / 1000);
 }

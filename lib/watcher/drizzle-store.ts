@@ -171,5 +171,6 @@ function toWatchedToken(row: TokenRequest): WatchedToken {
     storedState: row.liveState ?? "waiting",
     consecutiveFaults: row.pollFailures,
     lastViewedAt: row.lastViewedAt,
+    dueAt: row.nextPollAt,
   };
 }

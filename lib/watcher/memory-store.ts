@@ -65,6 +65,7 @@ export class MemoryWatcherStore implements WatcherStore {
         storedState: row.state,
         consecutiveFaults: row.consecutiveFaults,
         lastViewedAt: row.lastViewedAt,
+        dueAt: row.nextPollAt,
       })),
       pausedUntil: null,
       budgetSpentUntil: allowed < limit ? new Date(this.budget.windowStartedAt + 1_000) : null,

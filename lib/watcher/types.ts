@@ -21,6 +21,8 @@ export type WatchedToken = {
   consecutiveFaults: number;
   /** When a page last showed the token: the cadence depends on whether anyone is looking. */
   lastViewedAt: Date | null;
+  /** When this poll was due: how late it starts is the watcher's lag (metrics). */
+  dueAt: Date | null;
 };
 
 /** Something worth keeping in the token's history and the audit trail. */

@@ -1,6 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { metrics } from "@/lib/metrics";
+import { isFinalState } from "@/lib/tokens/state";
 import { pollToken } from "./poll-token";
 import type { TokenStatusSource, WatchedToken, WatcherLogger, WatcherSettings, WatcherStore } from "./types";
 
@@ -63,6 +65,8 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
 
   async function pollAndSave(watched: WatchedToken): Promise<void> {
     const startedAt = now();
+    metrics().watcherPolls.inc();
+    if (watched.dueAt) metrics().watcherLagSeconds.set(Math.max(0, startedAt.getTime() - watched.dueAt.getTime()) / 1000);
     const isWatched = watched.lastViewedAt !== null && startedAt.getTime() - watched.lastViewedAt.getTime() <= settings.watchedWindowMs;
     const outcome = await pollToken({
       watched,
@@ -93,6 +97,7 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
       logger.warn(logFields, "watcher lost its lease before saving; the next holder polls again");
     } else if (outcome.stateBefore !== outcome.state) {
       logger.info({ ...logFields, from: outcome.stateBefore }, "token state changed");
+      if (isFinalState(outcome.state)) metrics().tokensFinished.inc({ state: outcome.state });
     } else if (outcome.consecutiveFaults > 0) {
       logger.warn({ ...logFields, consecutiveFaults: outcome.consecutiveFaults }, "token poll hit a service fault; backing off");
     } else {

@@ -15,7 +15,7 @@ export const dynamic = "force-dynamic";
  * Changes only (ADR 0026): `since=<version>` (or `If-None-Match`) of the last answer gets a 304 when
  * nothing changed, or only the changed tokens and the order of all (lib/live/today-delta.ts).
  */
-export const GET = staffRoute({ permission: "tokens.view", countsAsActivity: false }, async ({ request, staff, scope }) => {
+export const GET = staffRoute({ permission: "tokens.view", countsAsActivity: false, timedAs: "today" }, async ({ request, staff, scope }) => {
   const requested = new URL(request.url).searchParams.get("scope") ?? "today";
   if (requested !== "today") {
     throw new AppError("VALIDATION", `unknown token list scope "${requested}"`, { fieldErrors: { scope: ['Only "today" is offered.'] } });

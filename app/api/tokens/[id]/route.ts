@@ -17,7 +17,7 @@ export const dynamic = "force-dynamic";
  * the page shows changed; `X-Server-Now` carries the server's clock on every answer.
  */
 export const GET = staffRoute<Promise<{ id: string }>>(
-  { permission: "tokens.view", countsAsActivity: false },
+  { permission: "tokens.view", countsAsActivity: false, timedAs: "token" },
   async ({ request, staff, scope, params }) => {
     const { id } = await params;
     const now = new Date();
