@@ -49,6 +49,8 @@ export const auditActionLabels = {
   "customer.record_produced": "Customer's record of verifications produced",
   "customer.erasure_requested": "Customer's data erased on request",
   "customer.erasure_refused": "Erasure on request refused",
+  // Operations (issue 16).
+  "pii.keys_rotated": "Customer-data encryption keys rotated",
 } as const;
 
 export type KnownAuditAction = keyof typeof auditActionLabels;

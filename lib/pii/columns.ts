@@ -1,8 +1,8 @@
 /**
  * Every column of customer personal data, in one place (issue 14, ADR 0022). The retention job
- * erases them by clock and erasure on request erases them by customer; a PII-key rotation job
- * (not built yet, docs/operations.md) is to re-encrypt the `encrypted` ones and recompute the
- * `blindIndex` ones from the same list. A column of personal data added here is covered by all.
+ * erases them by clock, erasure on request by customer, and the PII-key rotation (rotation.ts)
+ * re-encrypts the `encrypted` ones and recomputes the `blindIndex` ones: all three read this list,
+ * so a new column of personal data added here is covered by all three, and one left out by none.
  *
  * No server import: the list is plain data (tests and the docs read it too).
  */
@@ -35,9 +35,9 @@ export const identityPiiColumns = {
 
 export const piiTable = "token_requests" as const;
 
-/** Every encrypted column. */
+/** Every encrypted column, for the key rotation. */
 export const allEncryptedPiiColumns = [...contactPiiColumns.encrypted, ...identityPiiColumns.encrypted];
-/** Every blind index column. */
+/** Every blind index column, for the key rotation. */
 export const allBlindIndexPiiColumns = [...contactPiiColumns.blindIndex, ...identityPiiColumns.blindIndex];
 
 /** The AAD bound into a ciphertext of this table (ADR 0006). */
