@@ -4,10 +4,12 @@
  * Then the token watcher starts (lib/watcher, ADR 0007): Node runtime only, never while
  * `next build` loads this file, and in the background so the server answers at once. On the
  * embedded database the app also vacuums it now and then (lib/db/upkeep.ts). And the retention
- * job runs on its schedule (lib/compliance/retention-schedule.ts). On SIGTERM/SIGINT the app
- * owns the shutdown order (lib/server/shutdown.ts, ADR 0024): readiness says "draining", the
- * watcher finishes its polls and hands back its leases, then the database closes, and only then
- * does the process exit (Next's own exit, after its last request, waits for these steps).
+ * job runs on its schedule (lib/compliance/retention-schedule.ts). The instance writes a heartbeat
+ * (lib/server/heartbeat.ts) so the Operations page knows which instances run. On SIGTERM/SIGINT
+ * the app owns the shutdown order (lib/server/shutdown.ts, ADR 0024): readiness says "draining"
+ * and the heartbeat "stopping", the watcher finishes its polls and hands back its leases, then the
+ * heartbeat row goes and the database closes, and only then does the process exit (Next's own
+ * exit, after its last request, waits for these steps).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -25,11 +27,17 @@ export async function register(): Promise<void> {
   if (isBuilding) return;
   const { logger } = await import("./lib/logger");
   const { installProcessShutdown } = await import("./lib/server/shutdown");
-  const { closeDb } = await import("./lib/db/client");
   const { startTokenWatcher, stopTokenWatcher } = await import("./lib/watcher/boot");
   // A poll under way ends by its own timeout at the latest; past that and a margin, exit anyway.
   const shutdown = installProcessShutdown(logger.child({ module: "shutdown" }), env().UPSTREAM_TIMEOUT_MS + 5_000);
+  // Which instances run, for the Operations page (lib/server/heartbeat.ts).
+  const { closeDb, getDb } = await import("./lib/db/client");
+  const { installHeartbeat, startHeartbeat } = await import("./lib/server/heartbeat");
+  const heartbeat = startHeartbeat({ db: getDb, runsWatcher: env().WATCHER_ENABLED, log: logger.child({ module: "heartbeat" }) });
+  installHeartbeat(heartbeat);
+  shutdown.onShutdown("instance heartbeat: stopping", heartbeat.markStopping);
   shutdown.onShutdown("token watcher", stopTokenWatcher);
+  shutdown.onShutdown("instance heartbeat: gone", heartbeat.remove, "before-exit");
   shutdown.onShutdown("database", closeDb, "before-exit");
   void startTokenWatcher();
   const { startDatabaseUpkeep } = await import("./lib/db/upkeep");

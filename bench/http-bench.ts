@@ -15,21 +15,19 @@
  *    real sandbox process; overhead = total − the sandbox call's own time, p50/p95.
  * 3. First-load JS per page, gzip (level 9, kB = 1000 B), from .next/diagnostics/route-bundle-stats.json.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { authUsers, branches } from "@/lib/db/schema";
 import { createScratchPglite, createScratchPostgres, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
 import { issueFingerprintToken } from "@/lib/tokens/issue-token";
 import { createUpstreamClient, type UpstreamClient } from "@/lib/upstream";
 import { fingerprintTokenActionSchema } from "@/lib/validation";
 import { firstLoadGzipPerRoute } from "@/scripts/support/bundle-budget";
+import { agentFor, killGroup, load as loadAt, loadAverage, mergeStatuses, percentile, rate, repoRoot, run, signIn as signInAt, waitForUrl, type Sample } from "./support/http-load";
 
-const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 const appPort = Number(process.env.BENCH_APP_PORT ?? 3261);
 const sandboxPort = Number(process.env.BENCH_SANDBOX_PORT ?? 4260);
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
@@ -41,7 +39,6 @@ const tokenCount = Number(process.env.BENCH_TOKENS ?? 136);
 const issueCount = Number(process.env.BENCH_ISSUES ?? 60);
 const trackedPages = ["/tokens/new/remote", "/tokens/new/fingerprint", "/tokens/[id]", "/"];
 
-type Sample = { requests: number; seconds: number; latencies: number[]; statuses: Map<number, number>; bytes: number };
 
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(repoRoot, ".next/BUILD_ID"))) {
@@ -97,8 +94,10 @@ async function measureHttp(create: () => Promise<ScratchDatabase>): Promise<void
   const app = spawn("npx", ["next", "start", "--port", String(appPort), "--hostname", "127.0.0.1"], { cwd: repoRoot, env: appEnv, stdio: "ignore", detached: true });
   try {
     await waitForUrl(`${appUrl}/sign-in`, 120_000);
-    const cookie = await signIn("teller.accra", "veridesk-demo");
-    const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+    const cookie = await signInAt(appUrl, "teller.accra", "veridesk-demo");
+    const agent = agentFor(appUrl, connections);
+    const load = (urlPath: string, cookieHeader: string, conditional: boolean, durationSeconds: number) =>
+      loadAt({ baseUrl: appUrl, agent, connections }, urlPath, cookieHeader, conditional, durationSeconds);
     const targets = {
       ceiling: { path: "/api/bench/ceiling", conditional: false },
       token: { path: `/api/tokens/${tokenId}`, conditional: true },
@@ -108,10 +107,10 @@ async function measureHttp(create: () => Promise<ScratchDatabase>): Promise<void
     };
     const samples = new Map<string, Sample[]>();
     // Warm-up: the first requests compile nothing in a build, but fill caches and JIT.
-    for (const target of Object.values(targets)) await load(agent, target.path, cookie, target.conditional, 1);
+    for (const target of Object.values(targets)) await load(target.path, cookie, target.conditional, 1);
     for (let round = 0; round < rounds; round += 1) {
       for (const [name, target] of Object.entries(targets)) {
-        const sample = await load(agent, target.path, cookie, target.conditional, seconds);
+        const sample = await load(target.path, cookie, target.conditional, seconds);
         samples.set(name, [...(samples.get(name) ?? []), sample]);
       }
     }
@@ -207,96 +206,6 @@ async function measureIssuing(create: () => Promise<ScratchDatabase>): Promise<v
   } finally {
     await scratch.destroy();
   }
-}
-
-async function load(agent: http.Agent, urlPath: string, cookie: string, conditional: boolean, durationSeconds: number): Promise<Sample> {
-  const sample: Sample = { requests: 0, seconds: durationSeconds, latencies: [], statuses: new Map(), bytes: 0 };
-  const endAt = performance.now() + durationSeconds * 1000;
-  let etag: string | undefined;
-  const worker = async () => {
-    while (performance.now() < endAt) {
-      const startedAt = performance.now();
-      const answer = await get(agent, urlPath, { cookie, ...(conditional && etag ? { "if-none-match": etag } : {}) });
-      sample.latencies.push(performance.now() - startedAt);
-      sample.requests += 1;
-      sample.bytes += answer.bytes;
-      sample.statuses.set(answer.status, (sample.statuses.get(answer.status) ?? 0) + 1);
-      if (answer.status === 200 && answer.etag) etag = answer.etag;
-      if (answer.status !== 200 && answer.status !== 304) throw new Error(`${urlPath} answered ${answer.status}`);
-    }
-  };
-  const startedAt = performance.now();
-  await Promise.all(Array.from({ length: connections }, worker));
-  sample.seconds = (performance.now() - startedAt) / 1000;
-  return sample;
-}
-
-function get(agent: http.Agent, urlPath: string, headers: Record<string, string>): Promise<{ status: number; etag?: string; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const request = http.get(`${appUrl}${urlPath}`, { agent, headers }, (response) => {
-      let bytes = 0;
-      response.on("data", (chunk: Buffer) => (bytes += chunk.length));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, etag: response.headers.etag, bytes }));
-      response.on("error", reject);
-    });
-    request.on("error", reject);
-  });
-}
-
-async function signIn(username: string, password: string): Promise<string> {
-  const response = await fetch(`${appUrl}/api/auth/sign-in/username`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: appUrl },
-    body: JSON.stringify({ username, password }),
-  });
-  if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
-  return response.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
-}
-
-const rate = (sample: Sample) => sample.requests / sample.seconds;
-
-function mergeStatuses(list: Sample[]): Map<number, number> {
-  const merged = new Map<number, number>();
-  for (const sample of list) for (const [status, n] of sample.statuses) merged.set(status, (merged.get(status) ?? 0) + n);
-  return merged;
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function run(command: string, args: string[], environment: NodeJS.ProcessEnv = process.env): string {
-  const result = spawnSync(command, args, { cwd: repoRoot, env: environment, encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
-
-async function waitForUrl(url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const answered = await fetch(url).then((response) => response.status < 500, () => false);
-    if (answered) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
-}
-
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null) return;
-  try {
-    process.kill(-child.pid, "SIGTERM");
-  } catch {
-    // Already gone.
-  }
-}
-
-function loadAverage(): string {
-  return os.loadavg().map((value) => value.toFixed(2)).join(", ");
 }
 
 await main();

@@ -1,4 +1,6 @@
 import { expect, test } from "@playwright/test";
+import { demoAccount } from "@/lib/staff/demo-accounts";
+import { signInByApi } from "./fixtures/auth";
 import { readServerLog } from "./support/privacy";
 
 /** What the running app does for its operators without being asked. */
@@ -27,4 +29,17 @@ test("liveness and readiness answer without a session, name their checks and hol
   for (const secret of ["sandbox", "veridesk-local-only-secret", "pglite", "postgres://", "127.0.0.1", process.env.E2E_DATA_DIR!]) {
     expect(text, `readiness names ${secret}`).not.toContain(secret);
   }
+});
+
+test("an administrator's Operations page lists this instance as running, from its heartbeat", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: await signInByApi("admin", demoAccount("admin").password) });
+  const page = await context.newPage();
+  await page.goto("/admin/operations");
+  const instances = page.getByTestId("instances");
+  await expect(instances.getByRole("heading", { name: "Instances" })).toBeVisible();
+  const thisOne = instances.getByRole("row").filter({ hasText: "(this one)" });
+  await expect(thisOne).toHaveCount(1);
+  await expect(thisOne).toHaveAttribute("data-status", "running");
+  await expect(thisOne).toContainText(/Running.*s ago.*runs it/);
+  await context.close();
 });

@@ -1,5 +1,6 @@
 import type { DemoUsername } from "@/lib/staff/demo-accounts";
 import type { StaffRole } from "@/lib/auth/roles";
+import AxeBuilder from "@axe-core/playwright";
 import { pages } from "./access-matrix";
 import { liveFixtures } from "./live-fixtures";
 import { expect, test } from "./support/session";
@@ -7,9 +8,11 @@ import { expect, test } from "./support/session";
 /**
  * Issue 13: every screen a role can open, at a desk monitor, a tablet at the counter and a phone
  * (1280, 768, 390 px): nothing is wider than the window (a teller on a tablet never scrolls
- * sideways to find the Issue button or a token's state), and the main menu is reachable. A
+ * sideways to find the Issue button or a token's state), the main menu is reachable, and axe finds
+ * nothing serious or critical (at the desk and on the phone: the folded menu is another page). A
  * screenshot of each is kept with the run's results, so a reviewer can look without a browser.
  */
+const AXE_WIDTHS = new Set([1280, 390]);
 const WIDTHS = [1280, 768, 390] as const;
 const ACCOUNT_OF_ROLE: Record<StaffRole, DemoUsername> = {
   teller: "teller.kumasi",
@@ -32,8 +35,9 @@ for (const [role, account] of Object.entries(ACCOUNT_OF_ROLE) as [StaffRole, Dem
     test.use({ account });
 
     test(`fit 1280, 768 and 390 px with the menu in reach (${screens.length} pages)`, async ({ page }, testInfo) => {
-      test.setTimeout(30_000 + screens.length * WIDTHS.length * 3_000);
+      test.setTimeout(30_000 + screens.length * WIDTHS.length * 5_000);
       const overflowing: string[] = [];
+      const inaccessible: string[] = [];
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 900 });
         for (const entry of screens) {
@@ -42,6 +46,12 @@ for (const [role, account] of Object.entries(ACCOUNT_OF_ROLE) as [StaffRole, Dem
           await expect(page.locator("main")).toBeVisible();
           const tooWideBy = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           if (tooWideBy > 0) overflowing.push(`${url} at ${width} px is ${tooWideBy} px too wide`);
+          if (AXE_WIDTHS.has(width)) {
+            const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
+            for (const violation of violations.filter((found) => found.impact === "serious" || found.impact === "critical")) {
+              inaccessible.push(`${url} at ${width} px: ${violation.id} (${violation.impact}) on ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+            }
+          }
           await page.screenshot({ path: testInfo.outputPath(`${width}${url.replace(/\//g, "_") || "_home"}.png`) });
         }
 
@@ -63,6 +73,7 @@ for (const [role, account] of Object.entries(ACCOUNT_OF_ROLE) as [StaffRole, Dem
         }
       }
       expect(overflowing, "pages wider than the window").toEqual([]);
+      expect(inaccessible, "serious or critical axe findings").toEqual([]);
     });
   });
 }

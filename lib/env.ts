@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { isValidCidr } from "@/lib/auth/client-ip";
+import { LOCAL_AUTH_SECRET, SANDBOX_API_KEY } from "./env-defaults";
 
 /**
  * Every setting of Veridesk in one schema, read once. A bad or missing value stops the app at
@@ -11,8 +12,7 @@ import { isValidCidr } from "@/lib/auth/client-ip";
  * local sandbox run (see docs/decisions/0002-app-env.md).
  */
 
-export const LOCAL_AUTH_SECRET = "veridesk-local-only-secret-do-not-use-in-production";
-export const SANDBOX_API_KEY = "sandbox-key";
+export { LOCAL_AUTH_SECRET, SANDBOX_API_KEY };
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 

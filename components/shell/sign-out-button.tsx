@@ -11,7 +11,7 @@ export function SignOutButton() {
     <Button
       variant="secondary"
       size="sm"
-      className="whitespace-nowrap"
+      className="whitespace-nowrap pointer-coarse:h-11"
       isBusy={isPending}
       disabled={isPending}
       onClick={() =>

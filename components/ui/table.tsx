@@ -7,8 +7,15 @@ import { cn } from "./cn";
  */
 export function TableFrame({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
   // relative: an absolutely positioned descendant (a screen-reader-only label) stays inside the
-  // scrolling frame instead of widening the page.
-  return <div className={cn("relative overflow-x-auto rounded-card border border-line bg-surface", className)} {...props} />;
+  // scrolling frame instead of widening the page. tabIndex: on a phone the frame scrolls
+  // sideways, and a keyboard user must be able to reach it to scroll it.
+  return (
+    <div
+      tabIndex={0}
+      className={cn("relative overflow-x-auto rounded-card border border-line bg-surface", className)}
+      {...props}
+    />
+  );
 }
 
 export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {

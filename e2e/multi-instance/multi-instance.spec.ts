@@ -115,6 +115,15 @@ test("sign-in, issuing, the live page, review and export work whichever instance
   await supervisor.goto(`/tokens/${id}`);
   await expect(supervisor.getByTestId("state-badge")).toHaveText("Successful");
 
+  // Whichever instance draws it, the Operations page lists both, running, from their heartbeats.
+  const admin = await signedInPage(browser, "admin");
+  await admin.goto("/admin/operations");
+  for (const name of ["A", "B"] as const) {
+    const rows = admin.getByTestId("instances").locator(nextServerPids(name).map((pid) => `tr[data-instance-pid="${pid}"]`).join(", "));
+    await expect(rows.first(), `instance ${name} on the Operations page`).toHaveAttribute("data-status", "running");
+  }
+  await admin.context().close();
+
   // Round-robin: the requests of this one flow were answered by both instances.
   const answeredBy = new Set(upstreamsSince(logMark));
   expect([...answeredBy].sort()).toEqual([`127.0.0.1:${ports.instanceA}`, `127.0.0.1:${ports.instanceB}`]);
@@ -175,7 +184,8 @@ test("SIGTERM on one instance: its leases are handed back at once, its tokens go
   });
   await teller.goto(`/tokens/${openTokens[0]!.id}`);
 
-  const prefixesB = ownerPrefixesOf(nextServerPids("B"));
+  const pidsOfB = nextServerPids("B");
+  const prefixesB = ownerPrefixesOf(pidsOfB);
   const isB = (owner: string) => prefixesB.some((prefix) => owner.startsWith(prefix));
   await expect.poll(async () => (await leasesNow()).filter((lease) => isB(lease.owner)).length, { timeout: 20_000, intervals: [100] }).toBeGreaterThan(0);
 
@@ -185,8 +195,10 @@ test("SIGTERM on one instance: its leases are handed back at once, its tokens go
   process.kill(-groups[0]!, "SIGTERM");
   await exited(instanceB!);
   expect(Date.now() - stoppedAt).toBeLessThan(20_000);
-  // Handed back, not left to run out.
+  // Handed back, not left to run out; and its heartbeat row is gone (it said goodbye).
   expect((await leasesNow()).filter((lease) => isB(lease.owner))).toEqual([]);
+  const heartbeatsOfB = await database.query("SELECT instance_id FROM instance_heartbeats WHERE pid = ANY($1::int[])", [pidsOfB]);
+  expect(heartbeatsOfB.rows).toEqual([]);
 
   // The page goes on through the other instance; every open token is asked about again within a cadence or two.
   await teller.waitForTimeout(2 * UNWATCHED_POLL_MS + 2_000);

@@ -468,6 +468,22 @@ export const upstreamCallBudget = pgTable("upstream_call_budget", {
   deferredSince: timestamp("deferred_since", { withTimezone: true }),
 });
 
+/**
+ * Each running instance, as it last said it was (issue 16, lib/server/heartbeat.ts): written every
+ * few seconds, marked while it stops, removed when it has stopped. The Operations page lists them;
+ * one whose heartbeat is old has died without saying so.
+ */
+export const instanceHeartbeats = pgTable("instance_heartbeats", {
+  /** `<host>:<pid>:<random>`, the same id the watcher leases tokens under. */
+  instanceId: text("instance_id").primaryKey(),
+  host: text("host").notNull(),
+  pid: integer("pid").notNull(),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+  lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull(),
+  runsWatcher: boolean("runs_watcher").notNull(),
+  isStopping: boolean("is_stopping").notNull().default(false),
+});
+
 export type TokenRequest = typeof tokenRequests.$inferSelect;
 export type NewTokenRequest = typeof tokenRequests.$inferInsert;
 export type TokenEvent = typeof tokenEvents.$inferSelect;

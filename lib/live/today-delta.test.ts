@@ -71,6 +71,8 @@ describe("merging a today-list answer", () => {
   it("names the held version in the poll URL", () => {
     expect(todayListUrl(undefined)).toBe("/api/tokens?scope=today");
     expect(todayListUrl(list("abc_-1", []))).toBe("/api/tokens?scope=today&since=abc_-1");
+    expect(todayListUrl(list("abc_-1", []), { isWatching: false })).toBe("/api/tokens?scope=today&since=abc_-1&watch=0");
+    expect(todayListUrl(undefined, { isWatching: false })).toBe("/api/tokens?scope=today&watch=0");
   });
 
   it("a delta computed from any held list and any new list merges into exactly the new list", () => {

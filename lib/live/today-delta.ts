@@ -29,7 +29,12 @@ export function unchangedTodayList(held: TodayTokensResponse, serverNow: string 
   return serverNow ? { ...held, serverNow } : held;
 }
 
-/** The poll URL: naming the version held, so an unchanged list costs a 304 and a changed one a delta. */
-export function todayListUrl(held: TodayTokensResponse | undefined): string {
-  return held?.version ? `/api/tokens?scope=today&since=${encodeURIComponent(held.version)}` : "/api/tokens?scope=today";
+/**
+ * The poll URL: naming the version held, so an unchanged list costs a 304 and a changed one a delta.
+ * `isWatching: false` (the result notifier on pages other than the dashboard) asks the server not
+ * to count the list's open tokens as watched: looking elsewhere keeps them on the slow cadence.
+ */
+export function todayListUrl(held: TodayTokensResponse | undefined, { isWatching = true }: { isWatching?: boolean } = {}): string {
+  const params = ["scope=today", ...(held?.version ? [`since=${encodeURIComponent(held.version)}`] : []), ...(isWatching ? [] : ["watch=0"])];
+  return `/api/tokens?${params.join("&")}`;
 }

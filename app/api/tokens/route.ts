@@ -12,6 +12,7 @@ export const dynamic = "force-dynamic";
  * viewer's branch (all branches for head office), the viewer's own first, each with its live state.
  * The viewer's own open tokens count as watched (a head-office dashboard showing every branch
  * must not put every token in the country on the fast cadence; ADR 0017).
+ * `watch=0`: the same list for the result notifier on other pages, counting nothing as watched.
  * Changes only (ADR 0026): `since=<version>` (or `If-None-Match`) of the last answer gets a 304 when
  * nothing changed, or only the changed tokens and the order of all (lib/live/today-delta.ts).
  */
@@ -25,6 +26,11 @@ export const GET = staffRoute({ permission: "tokens.view", countsAsActivity: fal
   if (since !== null && !/^[A-Za-z0-9_-]{1,64}$/.test(since)) {
     throw new AppError("VALIDATION", "malformed list version", { fieldErrors: { since: ["Not a list version."] } });
   }
+  // watch=0: the result notifier on another page; its polls must not speed the watcher up (ADR 0017).
+  const watch = params.get("watch");
+  if (watch !== null && watch !== "0") {
+    throw new AppError("VALIDATION", "malformed watch flag", { fieldErrors: { watch: ['Only "0" is offered.'] } });
+  }
   const now = new Date();
   const answer = await listTodayTokensSince(await getDb(), { userId: staff.userId, scope }, liveViewSettings(), since, now);
   const headers = { "cache-control": "no-store", etag: answer.etag, "x-server-now": now.toISOString() };
@@ -32,6 +38,6 @@ export const GET = staffRoute({ permission: "tokens.view", countsAsActivity: fal
   const listed = "tokens" in answer.body ? answer.body.tokens : answer.body.changed;
   // Unchanged open tokens were noted by the poll that last sent them; the watcher's view lasts
   // longer than a poll interval (viewers.ts), and every changed one is noted again here.
-  noteTokensViewed(listed.filter((token) => token.isMine && !token.isFinal).map((token) => token.id));
+  if (watch === null) noteTokensViewed(listed.filter((token) => token.isMine && !token.isFinal).map((token) => token.id));
   return Response.json(answer.body, { headers });
 });

@@ -2,12 +2,14 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
+import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/pages";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { OVERDUE_SECONDS, readOperationsOverview } from "@/lib/operations/overview";
 import { formatShortDateTime } from "@/lib/review/format";
+import { currentHeartbeat, HEARTBEAT_SILENT_MS, listInstances } from "@/lib/server/heartbeat";
 import { checkReadiness } from "@/lib/server/readiness";
 
 export const metadata: Metadata = { title: "Operations" };
@@ -37,7 +39,9 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 export default async function OperationsPage() {
   await requirePermission("operations.view");
   const settings = env();
-  const [overview, readiness] = await Promise.all([readOperationsOverview(await getDb()), checkReadiness()]);
+  const db = await getDb();
+  const [overview, readiness, instances] = await Promise.all([readOperationsOverview(db), checkReadiness(), listInstances(db)]);
+  const thisInstance = currentHeartbeat()?.instanceId;
   const { budget, backlog, lastHour, outcomeUnknown } = overview;
   const isPaused = budget.pausedUntil !== null && budget.pausedUntil > overview.at;
   // The budget counts calls per one-second window; an older window's count is history.
@@ -110,6 +114,47 @@ export default async function OperationsPage() {
               ["Oldest", outcomeUnknown.oldestAt ? formatShortDateTime(outcomeUnknown.oldestAt) : "—"],
             ]}
           />
+        </Card>
+
+        <Card className="flex flex-col gap-4" data-testid="instances">
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 className="text-lg font-semibold">Instances</h2>
+            {instances.some((instance) => instance.status === "silent") ? <Badge tone="warning">One is silent</Badge> : <Badge tone="success">All heard from</Badge>}
+          </div>
+          <p className="text-ink-muted">
+            Every instance heard from in the last hour. One silent for more than {HEARTBEAT_SILENT_MS / 1000} s stopped without saying so (killed, or its machine is down);
+            its tokens are taken over by the others when their leases run out.
+          </p>
+          <TableFrame>
+            <Table>
+              <TableCaption className="sr-only">Instances heard from in the last hour</TableCaption>
+              <TableHead>
+                <TableRow>
+                  <TableHeaderCell>Instance</TableHeaderCell>
+                  <TableHeaderCell>State</TableHeaderCell>
+                  <TableHeaderCell>Last heartbeat</TableHeaderCell>
+                  <TableHeaderCell>Started</TableHeaderCell>
+                  <TableHeaderCell>Watcher</TableHeaderCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {instances.map((instance) => (
+                  <TableRow key={instance.instanceId} data-instance-pid={instance.pid} data-status={instance.status}>
+                    <TableCell className="font-mono text-sm">
+                      {instance.host} · pid {instance.pid}
+                      {instance.instanceId === thisInstance ? <span className="ml-2 font-sans text-ink-muted">(this one)</span> : null}
+                    </TableCell>
+                    <TableCell>
+                      {instance.status === "running" ? <Badge tone="success">Running</Badge> : instance.status === "stopping" ? <Badge tone="info">Stopping</Badge> : <Badge tone="warning">Silent</Badge>}
+                    </TableCell>
+                    <TableCell>{seconds(Math.max(0, overview.at.getTime() - instance.lastSeenAt.getTime()))} ago</TableCell>
+                    <TableCell>{formatShortDateTime(instance.startedAt)}</TableCell>
+                    <TableCell>{instance.runsWatcher ? "runs it" : "off"}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableFrame>
         </Card>
 
         <Card className="flex flex-col gap-4" data-testid="instance-readiness">

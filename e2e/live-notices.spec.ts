@@ -1,0 +1,76 @@
+import { newCustomer } from "./support/customers";
+import { expect, test } from "./support/session";
+import { actOnScanner, issueFingerprintToken } from "./live-support";
+
+/**
+ * Issue 13, results you notice: a token of the teller's ends while they work on another page —
+ * a notice appears there with a link to the token, the tab title counts the results waiting, and
+ * the chime they turned on plays (it is off until they do, and stays as they left it).
+ */
+
+declare global {
+  interface Window {
+    chimeTones?: number;
+  }
+}
+
+test("a token that ends while the teller is on another page: a notice with a link, the title, and the chime", async ({ page, browser }) => {
+  // Counts the tones the page starts (the chime is two), without touching the app's code.
+  await page.addInitScript(() => {
+    window.chimeTones = 0;
+    const createOscillator = AudioContext.prototype.createOscillator;
+    AudioContext.prototype.createOscillator = function (this: AudioContext) {
+      window.chimeTones = (window.chimeTones ?? 0) + 1;
+      return createOscillator.call(this);
+    };
+  });
+  await page.goto("/");
+  const chime = page.getByRole("button", { name: "Chime when a token ends" });
+  await expect(chime).toHaveAttribute("aria-pressed", "false");
+  await chime.click();
+  await expect(chime).toHaveAttribute("aria-pressed", "true");
+  await page.reload();
+  await expect(chime, "remembered for this teller").toHaveAttribute("aria-pressed", "true");
+
+  const { id, token } = await issueFingerprintToken(page, newCustomer());
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "New token" }).click();
+  // (New token opens the fingerprint form.)
+  await expect(page).toHaveURL("/tokens/new/fingerprint");
+
+  await actOnScanner(browser, token, "SUCCESSFUL");
+  const notice = page.getByTestId("result-notice").filter({ hasText: token });
+  await expect(notice).toBeVisible({ timeout: 40_000 });
+  await expect(notice.getByTestId("state-badge")).toHaveText("Successful");
+  // The count goes in front of the page's own title.
+  await expect(page).toHaveTitle(/^\(1\) Result · New .*token · Veridesk$/);
+  expect(await page.evaluate(() => window.chimeTones)).toBeGreaterThanOrEqual(2);
+  await page.screenshot({ path: test.info().outputPath("result-notice.png") });
+
+  await notice.getByRole("link", { name: "Open the token" }).click();
+  await expect(page).toHaveURL(`/tokens/${id}`);
+  await expect(page.getByTestId("result-notice")).toHaveCount(0);
+  await expect(page).not.toHaveTitle(/^\(\d+\) Results? · /);
+  await expect(page.getByTestId("state-badge")).toHaveText("Successful");
+});
+
+test("the notice can be dismissed, and without the chime turned on nothing plays", async ({ page, browser }) => {
+  await page.addInitScript(() => {
+    window.chimeTones = 0;
+    const createOscillator = AudioContext.prototype.createOscillator;
+    AudioContext.prototype.createOscillator = function (this: AudioContext) {
+      window.chimeTones = (window.chimeTones ?? 0) + 1;
+      return createOscillator.call(this);
+    };
+  });
+  const { token } = await issueFingerprintToken(page, newCustomer());
+  await page.goto("/tokens");
+  await expect(page.getByRole("button", { name: "Chime when a token ends" })).toHaveAttribute("aria-pressed", "false");
+  await actOnScanner(browser, token, "FAILED");
+  const notice = page.getByTestId("result-notice").filter({ hasText: token });
+  await expect(notice).toBeVisible({ timeout: 40_000 });
+  await expect(notice.getByTestId("state-badge")).toHaveText("Failed");
+  await notice.getByRole("button", { name: `Dismiss the notice of token ${token}` }).click();
+  await expect(notice).toHaveCount(0);
+  await expect(page).not.toHaveTitle(/^\(\d+\) Results? · /);
+  expect(await page.evaluate(() => window.chimeTones)).toBe(0);
+});
