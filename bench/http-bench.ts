@@ -23,8 +23,8 @@ import path from "node:path";
 import { authUsers, branches } from "@/lib/db/schema";
 import { createScratchPglite, createScratchPostgres, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
 import { issueFingerprintToken } from "@/lib/tokens/issue-token";
+import { fingerprintSubmission } from "@/lib/tokens/testing/submissions";
 import { createUpstreamClient, type UpstreamClient } from "@/lib/upstream";
-import { fingerprintTokenActionSchema } from "@/lib/validation";
 import { firstLoadGzipPerRoute } from "@/scripts/support/bundle-budget";
 import { agentFor, killGroup, load as loadAt, loadAverage, mergeStatuses, percentile, rate, repoRoot, run, signIn as signInAt, waitForUrl, type Sample } from "./support/http-load";
 
@@ -180,12 +180,7 @@ async function measureIssuing(create: () => Promise<ScratchDatabase>): Promise<v
     const overheads: number[] = [];
     const totals: number[] = [];
     for (let index = 0; index < issueCount + 5; index += 1) {
-      const submission = fingerprintTokenActionSchema.parse({
-        ghanaCardNumber: `GHA-${String(800_000_000 + index)}-1`,
-        referenceId: "0241234567",
-        purpose: "Account opening",
-        idempotencyKey: randomUUID(),
-      });
+      const submission = fingerprintSubmission();
       serviceMs = 0;
       const startedAt = performance.now();
       const result = await issueFingerprintToken(submission, issuer, `bench-${index}`, {
