@@ -19,7 +19,10 @@ const formSchema = z.object({
  * the browser's word on where it came from (lib/auth/request-origin.ts).
  */
 export const POST = staffRoute({ permission: "tokens.export_full_ids", ownOriginOnly: "post" }, async ({ request, staff, scope, requestId }) => {
-  const form = await request.formData();
+  // A body that is not a form (a script posting JSON, say) is refused as such, not a 500.
+  const form = await request.formData().catch(() => {
+    throw new AppError("VALIDATION", "export-full body is not a form", { fieldErrors: { reason: ["Send the export form as a form."] } });
+  });
   const parsed = formSchema.safeParse({ filters: form.get("filters") ?? "", reason: form.get("reason") ?? "" });
   if (!parsed.success) {
     throw new AppError("VALIDATION", "export-full form refused", { fieldErrors: { reason: parsed.error.issues.map((issue) => issue.message) } });
