@@ -17,7 +17,7 @@ async function fillFingerprintForm(page: Page, customer: TestCustomer, reference
 
 async function expectOneRow(page: Page, reference: string): Promise<void> {
   await page.goto("/tokens");
-  await expect(page.getByTestId("token-row").filter({ hasText: reference })).toHaveCount(1);
+  await expect(page.getByTestId("dashboard-row").filter({ hasText: reference })).toHaveCount(1);
 }
 
 test("a double click", async ({ page }) => {

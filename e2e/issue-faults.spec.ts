@@ -124,9 +124,9 @@ test("a timeout leaves an outcome-unknown row; a new attempt needs two deliberat
   // The token list shows the attempt as "outcome unknown".
   const list = await context.newPage();
   await list.goto("/tokens");
-  const row = list.getByTestId("token-row").filter({ hasText: reference });
+  const row = list.getByTestId("dashboard-row").filter({ hasText: reference });
   await expect(row).toHaveCount(1);
-  await expect(row).toHaveAttribute("data-outcome", "outcome_unknown");
+  await expect(row).toHaveAttribute("data-state", "outcome_unknown");
   await expect(row).toContainText("Outcome unknown");
   await list.screenshot({ path: "/tmp/tokens-list.png", fullPage: true });
   await list.close();

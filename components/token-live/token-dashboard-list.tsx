@@ -2,9 +2,11 @@
 
 import { AlertTriangle, ChevronRight } from "lucide-react";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { Alert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
+import { pinOpenFirst } from "@/lib/live/token-list-view";
 import type { LiveTokenSummary } from "@/lib/watcher/live-token-dto";
 import { Countdown } from "./countdown";
 import { formatTime } from "./format";
@@ -16,18 +18,20 @@ type TokenDashboardListProps = {
   clockOffsetMs: number;
   /** Shown when the list is empty: what to do next. */
   emptyAction?: React.ReactNode;
+  emptyTitle?: string;
 };
 
 /**
- * Today's tokens of the branch, the teller's own first. Every row ticks from the same answer of
- * one polling request; "outcome unknown" rows stand out, since issuing again may send a second SMS.
+ * Today's tokens of the branch, the teller's own first, open ones on top. Every row ticks from the
+ * same answer of one polling request; "outcome unknown" rows stand out, since issuing again may
+ * send a second SMS. A whole row opens its token (the "Open" link is the keyboard's way in).
  */
-export function TokenDashboardList({ tokens, serverNow, clockOffsetMs, emptyAction }: TokenDashboardListProps) {
+export function TokenDashboardList({ tokens, serverNow, clockOffsetMs, emptyAction, emptyTitle }: TokenDashboardListProps) {
   if (tokens.length === 0) {
-    return <EmptyState title="No tokens yet today">{emptyAction ?? "Tokens you and your branch issue today appear here."}</EmptyState>;
+    return <EmptyState title={emptyTitle ?? "No tokens yet today"}>{emptyAction ?? "Tokens you and your branch issue today appear here."}</EmptyState>;
   }
-  const mine = tokens.filter((token) => token.isMine);
-  const others = tokens.filter((token) => !token.isMine);
+  const mine = pinOpenFirst(tokens.filter((token) => token.isMine));
+  const others = pinOpenFirst(tokens.filter((token) => !token.isMine));
   const unknownCount = tokens.filter((token) => token.state === "outcome_unknown").length;
   return (
     <div className="flex flex-col gap-6">
@@ -93,11 +97,17 @@ function TokenGroup({
 }
 
 function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary; serverNow: string; clockOffsetMs: number }) {
+  const router = useRouter();
   const isUnknown = token.state === "outcome_unknown";
   return (
     <tr
+      onClick={(event) => {
+        // A click on the row opens the token, unless it was on a link or a selection of text.
+        if ((event.target as HTMLElement).closest("a, button") || window.getSelection()?.toString()) return;
+        router.push(`/tokens/${token.id}`);
+      }}
       className={cn(
-        "border-t border-line align-middle max-lg:grid max-lg:grid-cols-[minmax(0,1fr)_auto] max-lg:items-start max-lg:gap-x-3 max-lg:gap-y-2 max-lg:p-4 max-lg:first:border-t-0 max-lg:[&>td]:p-0",
+        "cursor-pointer border-t border-line align-middle hover:bg-surface-sunken max-lg:grid max-lg:grid-cols-[minmax(0,1fr)_auto] max-lg:items-start max-lg:gap-x-3 max-lg:gap-y-2 max-lg:p-4 max-lg:first:border-t-0 max-lg:[&>td]:p-0",
         isUnknown && "bg-warning-50",
       )}
       data-testid="dashboard-row"

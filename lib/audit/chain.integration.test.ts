@@ -7,7 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
 import { auditEvents } from "@/lib/db/schema";
-import { scratchPostgresSettings, withDatabase } from "@/lib/db/testing/postgres-roles";
+import { dropScratchDatabase, scratchPostgresSettings, withDatabase } from "@/lib/db/testing/postgres-roles";
 import { GENESIS_HASH, verifyAuditChain } from "./chain";
 import { recordAuditEvent } from "./index";
 
@@ -62,7 +62,7 @@ async function scratchPostgres(baseUrl: string): Promise<Scratch> {
     tamperer: { asOwner: (statements) => admin(statements.join(";\n"), withDatabase(baseUrl, name)) },
     destroy: async () => {
       await opened.close();
-      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await dropScratchDatabase(baseUrl, name);
     },
   };
 }

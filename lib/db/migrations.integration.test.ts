@@ -5,7 +5,7 @@ import { asc, desc, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenedDatabase } from "./client";
-import { scratchPostgresSettings } from "./testing/postgres-roles";
+import { dropScratchDatabase, scratchPostgresSettings } from "./testing/postgres-roles";
 import { auditEvents, branches } from "./schema";
 
 /**
@@ -52,7 +52,7 @@ async function createPostgresTestDatabase(baseUrl: string): Promise<TestDatabase
   await runAdminQuery(`CREATE DATABASE "${name}"`);
   return {
     open: () => openDatabase({ ...scratchPostgresSettings(baseUrl, name), pgliteDataDir: "unused", label: "migrations test" }),
-    destroy: () => runAdminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    destroy: () => dropScratchDatabase(baseUrl, name),
   };
 }
 

@@ -1,6 +1,7 @@
 import net from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dropScratchDatabase } from "@/lib/db/testing/postgres-roles";
 
 /**
  * Issue 16: readiness goes red when the database goes away and green when it comes back, with no
@@ -44,6 +45,7 @@ function createRelay(target: { host: string; port: number }) {
 }
 
 describe.runIf(ownerUrl)("readiness when the database goes away and comes back (PostgreSQL)", () => {
+  const environmentBefore = { DATABASE_URL: process.env.DATABASE_URL, WATCHER_ENABLED: process.env.WATCHER_ENABLED };
   let relay: ReturnType<typeof createRelay>;
   let checkReadiness: typeof import("./readiness").checkReadiness;
   let closeDb: () => Promise<void>;
@@ -66,7 +68,8 @@ describe.runIf(ownerUrl)("readiness when the database goes away and comes back (
     const viaRelay = new URL(ownerUrl!);
     viaRelay.host = `127.0.0.1:${relay.port()}`;
     viaRelay.pathname = `/${databaseName}`;
-    // Read by lib/env at its first use, below: this file's modules are its own (Vitest isolates files).
+    // Read by lib/env at its first use, below: this file's modules are its own (Vitest isolates
+    // files), but the environment is the worker's, so afterAll puts it back.
     process.env.DATABASE_URL = viaRelay.toString();
     process.env.WATCHER_ENABLED = "false";
     ({ checkReadiness } = await import("./readiness"));
@@ -74,9 +77,13 @@ describe.runIf(ownerUrl)("readiness when the database goes away and comes back (
   }, 60_000);
 
   afterAll(async () => {
+    for (const [name, value] of Object.entries(environmentBefore)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     await closeDb?.();
     await relay?.cut().catch(() => undefined);
-    await admin(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+    await dropScratchDatabase(ownerUrl!, databaseName);
   });
 
   it("is ready, then names the database while it is away, then is ready again", async () => {

@@ -13,5 +13,5 @@ export {
 } from "./issue-token";
 export { outcomeOfFailure, presentedCode, userMessageForFailure } from "./issue-outcome";
 export { TOKEN_LIFETIME_MS, expiryOf } from "./lifetime";
-export { getTokenRequestView, listRecentTokenRequests, type TokenOutcomeView, type TokenRequestSummary, type TokenRequestView } from "./token-views";
+export { getTokenRequestView, type TokenOutcomeView, type TokenRequestSummary, type TokenRequestView } from "./token-views";
 export { attachTokenFromSms, type SmsTokenAttacher } from "./attach-sms-token";

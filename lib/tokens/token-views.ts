@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, gte } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { assertInBranchScope, branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope";
 import { getDb, type Database } from "@/lib/db/client";
@@ -121,28 +121,3 @@ export async function getTokenRequestView(
   };
 }
 
-/** The latest token requests in scope, newest first (today's by default). */
-export async function listRecentTokenRequests(
-  scope: BranchScope,
-  options: { since?: Date; limit?: number } = {},
-  db?: Database,
-): Promise<TokenRequestSummary[]> {
-  const database = db ?? (await getDb());
-  const since = options.since ?? startOfToday();
-  const rows = await database
-    .select(summaryColumns)
-    .from(tokenRequests)
-    .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
-    .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
-    .where(and(gte(tokenRequests.createdAt, since), branchScopeCondition(scope, tokenRequests.branchId)))
-    .orderBy(desc(tokenRequests.createdAt))
-    .limit(options.limit ?? 100);
-  const now = new Date();
-  return rows.map((row) => toSummary(row, now));
-}
-
-/** Midnight in Ghana (GMT) today. */
-function startOfToday(): Date {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-}

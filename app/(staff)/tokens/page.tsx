@@ -1,25 +1,32 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { TokenList } from "@/components/tokens/token-list";
+import { LiveTokenList } from "@/components/token-live/live-token-list";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
-import { listRecentTokenRequests } from "@/lib/tokens";
+import { getDb } from "@/lib/db/client";
+import { liveViewSettings } from "@/lib/watcher/live-settings";
+import { listTodayTokens } from "@/lib/watcher/live-token-view";
 
 export const metadata: Metadata = { title: "Tokens" };
 export const dynamic = "force-dynamic";
 
-/** Today's tokens of the branch: where a teller checks an unknown outcome before trying again. */
+/**
+ * Today's tokens of the branch, live, with a search and state filters: where a teller finds the
+ * customer who calls back, and checks an unknown outcome before trying again. The same list and
+ * poll as the home page's (components/token-live).
+ */
 export default async function TokensPage() {
   const staff = await requirePermission("tokens.view");
-  const tokens = await listRecentTokenRequests(branchScopeFor(staff));
+  const scope = branchScopeFor(staff);
+  const initial = await listTodayTokens(await getDb(), { userId: staff.userId, scope }, liveViewSettings());
   const canIssue = staff.permissions.includes("tokens.issue");
   return (
     <div className="mx-auto w-full max-w-6xl">
       <PageHeader
         title="Today's tokens"
-        description={`Tokens issued today${branchScopeFor(staff).kind === "all" ? " in all branches" : ` at ${staff.branch.name}`}.`}
+        description={`Tokens issued today${scope.kind === "all" ? " in all branches" : ` at ${staff.branch.name}`}, live.`}
         action={
           canIssue ? (
             <Button asChild>
@@ -28,7 +35,7 @@ export default async function TokensPage() {
           ) : null
         }
       />
-      <TokenList tokens={tokens} />
+      <LiveTokenList initial={initial} />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { SQL } from "drizzle-orm";
 import pg from "pg";
 import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
-import { scratchPostgresSettings } from "@/lib/db/testing/postgres-roles";
+import { dropScratchDatabase, scratchPostgresSettings } from "@/lib/db/testing/postgres-roles";
 import { keyIdOf, type PiiKeys } from "@/lib/pii";
 
 /**
@@ -54,7 +54,7 @@ export async function createScratchPostgres(baseUrl: string, prefix = "veridesk_
     connection: { databaseUrl: scratchPostgresSettings(baseUrl, name).databaseUrl },
     destroy: async () => {
       await opened.close();
-      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await dropScratchDatabase(baseUrl, name);
     },
   };
 }
