@@ -38,8 +38,8 @@ export default async function StaffLayout({ children }: { children: ReactNode })
         </a>
         <header className="no-print border-b border-line bg-surface">
           <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-2 gap-y-2 px-4 pt-3 sm:gap-x-4 sm:px-6">
-            <Link href="/" className="flex min-h-11 items-center gap-2 text-xl font-bold tracking-tight text-brand-800">
-              <ShieldCheck aria-hidden className="size-7" />
+            <Link href="/" className="flex min-h-11 items-center gap-1.5 text-lg font-bold tracking-tight text-brand-800 sm:gap-2 sm:text-xl">
+              <ShieldCheck aria-hidden className="size-6 sm:size-7" />
               Veridesk
             </Link>
             <div className="ml-auto flex items-center gap-2 pb-3 sm:gap-3 lg:pb-2">
