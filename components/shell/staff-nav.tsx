@@ -50,7 +50,7 @@ export function StaffNav({ items, who }: { items: NavItem[]; who: { name: string
       <button
         ref={menuButton}
         type="button"
-        className="inline-flex min-h-11 items-center gap-2 rounded-control border border-line-strong px-3 font-semibold text-ink hover:bg-surface-sunken lg:hidden"
+        className="mb-3 inline-flex min-h-11 items-center gap-2 rounded-control border border-line-strong px-3 font-semibold text-ink hover:bg-surface-sunken lg:hidden"
         aria-expanded={isOpen}
         aria-controls={navId}
         onClick={() => setIsOpen((open) => !open)}
