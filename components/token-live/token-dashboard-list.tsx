@@ -119,7 +119,7 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
         {formatTime(token.issuedAt ?? token.createdAt)}
       </td>
       <td className="px-4 py-3 max-lg:order-1">
-        <span className="font-mono text-lg font-bold tracking-wider break-all">{token.token ?? "—"}</span>
+        <span className="font-mono text-lg font-bold tracking-wider break-all lg:break-normal lg:whitespace-nowrap">{token.token ?? "—"}</span>
         <span className="block text-xs text-ink-muted">{token.kind === "fingerprint" ? "Fingerprint" : "Remote"}{token.isMine ? "" : ` · ${token.tellerName}`}</span>
       </td>
       <td className="px-4 py-3 max-lg:order-3">
