@@ -2,6 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LogIn, Printer, RotateCcw } from "lucide-react";
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -14,10 +15,14 @@ import { Countdown } from "./countdown";
 import { fetchLive, LiveFetchError, type Fetched } from "./fetch-live";
 import { formatTime } from "./format";
 import { OutcomePanel } from "./outcome-panel";
-import { SmsTokenForm, type AttachSmsTokenAction } from "./sms-token-form";
+import type { AttachSmsTokenAction } from "./sms-token-form";
 import { StateBadge } from "./state-badge";
-import { TokenQrCode } from "./token-qr-code";
 import { TokenTimeline } from "./token-timeline";
+
+// Loaded only on the pages that show them (issue 15): the SMS-token form (react-hook-form and
+// zod) on an attempt with no answer, the QR code (qrcode) on an open fingerprint token.
+const SmsTokenForm = dynamic(() => import("./sms-token-form").then((module) => module.SmsTokenForm));
+const TokenQrCode = dynamic(() => import("./token-qr-code").then((module) => module.TokenQrCode));
 
 /** How often the page asks Veridesk (never the service) while the token is open. */
 export const TOKEN_PAGE_POLL_MS = 2_000;
