@@ -45,12 +45,15 @@ export async function setOption(page: Page, label: string, isOn: boolean): Promi
 export async function attestConsent(page: Page): Promise<void> {
   const box = page.getByLabel("I read this to the customer and they agreed to the check.");
   // By keyboard: focusing it blurs the field before, whose validation may move the page; a
-  // mouse click would then land where the box was a moment ago.
-  if (!(await box.isChecked())) {
-    await box.focus();
-    await page.keyboard.press("Space");
-  }
-  await expect(box).toBeChecked();
+  // mouse click would then land where the box was a moment ago. Again if a tick given while the
+  // page was still hydrating was undone by React.
+  await expect(async () => {
+    if (!(await box.isChecked())) {
+      await box.focus();
+      await page.keyboard.press("Space");
+    }
+    await expect(box).toBeChecked({ timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
 }
 
 /** Attests consent, then presses the form's submit button. */
