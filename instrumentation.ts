@@ -6,8 +6,8 @@
  * embedded database the app also vacuums it now and then (lib/db/upkeep.ts). And the retention
  * job runs on its schedule (lib/compliance/retention-schedule.ts). The instance writes a heartbeat
  * (lib/server/heartbeat.ts) so the Operations page knows which instances run. On SIGTERM/SIGINT
- * the app owns the shutdown order (lib/server/shutdown.ts, ADR 0024): readiness says "draining"
- * and the heartbeat "stopping", the watcher finishes its polls and hands back its leases, then the
+ * the app owns the shutdown order (lib/server/shutdown.ts, ADR 0024): readiness says "draining",
+ * every answer closes its keep-alive connection, and the heartbeat says "stopping", the watcher finishes its polls and hands back its leases, then the
  * heartbeat row goes and the database closes, and only then does the process exit (Next's own
  * exit, after its last request, waits for these steps).
  */
@@ -30,6 +30,11 @@ export async function register(): Promise<void> {
   const { startTokenWatcher, stopTokenWatcher } = await import("./lib/watcher/boot");
   // A poll under way ends by its own timeout at the latest; past that and a margin, exit anyway.
   const shutdown = installProcessShutdown(logger.child({ module: "shutdown" }), env().UPSTREAM_TIMEOUT_MS + 5_000);
+  // First, so it runs at the signal itself: the balancer's kept connections close with their
+  // answers, and its next requests go to another instance (lib/server/connection-drain.ts).
+  const { installConnectionDrain } = await import("./lib/server/connection-drain");
+  const connectionDrain = installConnectionDrain(shutdown.isDraining);
+  shutdown.onShutdown("keep-alive connections: close with their answers", async () => connectionDrain.closeConnections());
   // Which instances run, for the Operations page (lib/server/heartbeat.ts).
   const { closeDb, getDb } = await import("./lib/db/client");
   const { installHeartbeat, startHeartbeat } = await import("./lib/server/heartbeat");

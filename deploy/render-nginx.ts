@@ -32,7 +32,7 @@ export function renderNginxConfig(settings: NginxSettings): string {
     if (!/^[\w.-]+:\d{1,5}$/.test(instance)) throw new Error(`not a host:port: ${instance}`);
   }
   const values: Record<string, string> = {
-    UPSTREAM_SERVERS: settings.instances.map((instance) => `    server ${instance} max_fails=1 fail_timeout=5s;`).join("\n"),
+    UPSTREAM_SERVERS: settings.instances.map((instance) => `    server ${instance} max_fails=3 fail_timeout=10s;`).join("\n"),
     LISTEN: settings.listen,
     SERVER_NAME: settings.serverName,
     TLS_CERTIFICATE: settings.certificate,

@@ -21,7 +21,17 @@ if (!isProduction) await runToCompletion("npx", seedArgs);
 // issued 16 minutes ago), since only the app process may open the embedded database afterwards.
 if (process.env.APP_ENV === "test") await runToCompletion("npx", ["tsx", ...tsx, "e2e/live-seed.ts"]);
 
-const nextServer = startServer("npx", ["next", "start", "--port", port, "--hostname", process.env.BIND_HOST ?? "127.0.0.1"], {
+// An idle connection is closed by the balancer before the app closes it: when both could close it,
+// the balancer may send a request down a connection the app is closing at that moment, and answer
+// 502 (nginx's upstream keepalive_timeout is 60 s by default; deploy/nginx sets 50 s).
+const keepAliveTimeoutMs = process.env.KEEP_ALIVE_TIMEOUT_MS ?? "65000";
+if (!/^[1-9]\d{3,6}$/.test(keepAliveTimeoutMs)) {
+  console.error(`KEEP_ALIVE_TIMEOUT_MS must be a whole number of milliseconds (1000 or more), not "${keepAliveTimeoutMs}"`);
+  process.exit(1);
+}
+const nextServer = startServer("npx", [
+  "next", "start", "--port", port, "--hostname", process.env.BIND_HOST ?? "127.0.0.1", "--keepAliveTimeout", keepAliveTimeoutMs,
+], {
   stdio: ["ignore", "pipe", "pipe"],
 });
 

@@ -55,6 +55,11 @@ export function nginxAccessLog(): string {
   return path.join(required("E2E_MULTI_DIR"), "nginx-access.log");
 }
 
+/** Why nginx answered a request itself (refused, reset, no live instance). */
+export function nginxErrorLog(): string {
+  return path.join(required("E2E_MULTI_DIR"), "nginx-error.log");
+}
+
 /** One instance's settings: as production would set them behind nginx, but APP_ENV=test (demo accounts, http sandbox). */
 export function instanceEnv(name: InstanceName): Record<string, string> {
   const appBase = process.env.TEST_APP_DATABASE_URL ?? required("TEST_DATABASE_URL");

@@ -6,7 +6,7 @@ import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { renderNginxConfig } from "../../deploy/render-nginx";
 import { chromiumLaunchOptions } from "../support/chromium";
-import { instanceEnv, nginxAccessLog, ports, publicUrl, sandboxUrl } from "./instances";
+import { instanceEnv, nginxAccessLog, nginxErrorLog, ports, publicUrl, sandboxUrl } from "./instances";
 
 /**
  * The multi-instance end-to-end run (issue 16): `npx playwright test -c e2e/multi-instance`.
@@ -122,7 +122,7 @@ export default defineConfig({
     },
     {
       name: "nginx",
-      command: `${nginxPath} -p ${dir}/ -c ${path.join(dir, "nginx.conf")} -e ${path.join(dir, "nginx-error.log")} -g "daemon off;"`,
+      command: `${nginxPath} -p ${dir}/ -c ${path.join(dir, "nginx.conf")} -e ${nginxErrorLog()} -g "daemon off;"`,
       url: `${publicUrl}/api/health/ready`,
       ignoreHTTPSErrors: true,
       reuseExistingServer: false,
