@@ -3,17 +3,26 @@ import type { StaffRole } from "@/lib/auth/roles";
 import AxeBuilder from "@axe-core/playwright";
 import { pages } from "./access-matrix";
 import { liveFixtures } from "./live-fixtures";
+import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "./live-support";
+import { newCustomer } from "./support/customers";
 import { expect, test } from "./support/session";
 
 /**
  * Issue 13: every screen a role can open, at a desk monitor, a tablet at the counter and a phone
- * (1280, 768, 390 px): nothing is wider than the window (a teller on a tablet never scrolls
- * sideways to find the Issue button or a token's state), the main menu is reachable, and axe finds
- * nothing serious or critical (at the desk and on the phone: the folded menu is another page). A
- * screenshot of each is kept with the run's results, so a reviewer can look without a browser.
+ * (1280, 768, 390 px), light and dark: nothing is wider than the window (a teller on a tablet never
+ * scrolls sideways to find the Issue button or a token's state), the main menu is reachable, and
+ * axe finds nothing serious or critical (at the desk and on the phone, in both schemes: the folded
+ * menu is another page, and dark is another palette). A screenshot of each is kept with the run's
+ * results, so a reviewer can look without a browser.
  */
-const AXE_WIDTHS = new Set([1280, 390]);
-const WIDTHS = [1280, 768, 390] as const;
+type View = { width: number; colorScheme: "light" | "dark"; axe: boolean };
+const VIEWS: View[] = [
+  { width: 1280, colorScheme: "light", axe: true },
+  { width: 768, colorScheme: "light", axe: false },
+  { width: 390, colorScheme: "light", axe: true },
+  { width: 1280, colorScheme: "dark", axe: true },
+  { width: 390, colorScheme: "dark", axe: true },
+];
 const ACCOUNT_OF_ROLE: Record<StaffRole, DemoUsername> = {
   teller: "teller.kumasi",
   supervisor: "supervisor.kumasi",
@@ -34,25 +43,26 @@ for (const [role, account] of Object.entries(ACCOUNT_OF_ROLE) as [StaffRole, Dem
   test.describe(`${role}'s screens`, () => {
     test.use({ account });
 
-    test(`fit 1280, 768 and 390 px with the menu in reach (${screens.length} pages)`, async ({ page }, testInfo) => {
-      test.setTimeout(30_000 + screens.length * WIDTHS.length * 5_000);
+    test(`fit 1280, 768 and 390 px, light and dark, with the menu in reach (${screens.length} pages)`, async ({ page }, testInfo) => {
+      test.setTimeout(30_000 + screens.length * VIEWS.length * 5_000);
       const overflowing: string[] = [];
       const inaccessible: string[] = [];
-      for (const width of WIDTHS) {
+      for (const { width, colorScheme, axe } of VIEWS) {
         await page.setViewportSize({ width, height: 900 });
+        await page.emulateMedia({ colorScheme });
         for (const entry of screens) {
           const url = urlToOpen(entry);
           await page.goto(url);
           await expect(page.locator("main")).toBeVisible();
           const tooWideBy = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           if (tooWideBy > 0) overflowing.push(`${url} at ${width} px is ${tooWideBy} px too wide`);
-          if (AXE_WIDTHS.has(width)) {
+          if (axe) {
             const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
             for (const violation of violations.filter((found) => found.impact === "serious" || found.impact === "critical")) {
-              inaccessible.push(`${url} at ${width} px: ${violation.id} (${violation.impact}) on ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+              inaccessible.push(`${url} at ${width} px, ${colorScheme}: ${violation.id} (${violation.impact}) on ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
             }
           }
-          await page.screenshot({ path: testInfo.outputPath(`${width}${url.replace(/\//g, "_") || "_home"}.png`) });
+          await page.screenshot({ path: testInfo.outputPath(`${colorScheme}-${width}${url.replace(/\//g, "_") || "_home"}.png`) });
         }
 
         // The menu: a row of links on a desk monitor, one button away below it.
@@ -77,3 +87,23 @@ for (const [role, account] of Object.entries(ACCOUNT_OF_ROLE) as [StaffRole, Dem
     });
   });
 }
+
+test.describe("printing with the system in dark mode", () => {
+  test.use({ account: "teller.kumasi" });
+
+  test("the verification slip prints black on white, as in light mode", async ({ page, browser }) => {
+    const { id, token } = await issueFingerprintToken(page, newCustomer());
+    await actOnScanner(browser, token, "SUCCESSFUL");
+    await expect(page.getByTestId("state-badge")).toHaveText("Successful", { timeout: LIVE_TIMEOUT });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.goto(`/tokens/${id}/slip`);
+    const slip = page.getByTestId("verification-slip");
+    await expect(slip).toBeVisible();
+    const colours = () => slip.evaluate((element) => ({ text: getComputedStyle(element).color, paper: getComputedStyle(element).backgroundColor }));
+    // On screen the slip follows the dark setting...
+    expect(await colours()).toEqual({ text: "rgb(230, 235, 238)", paper: "rgb(26, 33, 39)" });
+    // ...and on paper it is the light palette.
+    await page.emulateMedia({ media: "print", colorScheme: "dark" });
+    expect(await colours()).toEqual({ text: "rgb(23, 32, 42)", paper: "rgb(255, 255, 255)" });
+  });
+});

@@ -31,7 +31,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
         {/* The first stop of the Tab key: past the navigation straight to the page's work. */}
         <a
           href="#main"
-          className="no-print sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-3 focus:z-50 focus:rounded-control focus:bg-brand-700 focus:px-4 focus:py-3 focus:font-semibold focus:text-white"
+          className="no-print sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-3 focus:z-50 focus:rounded-control focus:bg-brand-700 focus:px-4 focus:py-3 focus:font-semibold focus:text-ink-inverse"
           data-testid="skip-link"
         >
           Skip to main content

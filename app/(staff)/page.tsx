@@ -117,8 +117,8 @@ function RoleHome({ title, description, actions }: { title: string; description:
                 <span
                   className={
                     index === 0
-                      ? "rounded-control bg-brand-700 p-3 text-white"
-                      : "rounded-control bg-brand-50 p-3 text-brand-700 group-hover:bg-white"
+                      ? "rounded-control bg-brand-700 p-3 text-ink-inverse"
+                      : "rounded-control bg-brand-50 p-3 text-brand-700 group-hover:bg-surface"
                   }
                 >
                   <Icon aria-hidden className="size-7" />

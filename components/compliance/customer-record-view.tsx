@@ -161,7 +161,7 @@ export function CustomerRecordView({ produce, erase }: Props) {
 
 function RecordDocument({ record }: { record: CustomerRecord }) {
   return (
-    <article className="customer-record rounded-card border border-line bg-white p-6 text-ink" data-testid="customer-record" aria-labelledby="record-heading">
+    <article className="customer-record rounded-card border border-line bg-surface p-6 text-ink" data-testid="customer-record" aria-labelledby="record-heading">
       <style>{printRules}</style>
       <header className="mb-4 border-b-2 border-ink pb-3">
         <h2 id="record-heading" className="text-2xl font-bold">

@@ -53,7 +53,7 @@ export function LiveTokenList({ initial }: { initial: TodayTokensResponse }) {
               onClick={() => setFilter(candidate)}
               className={cn(
                 "min-h-11 rounded-full border px-4 font-semibold",
-                filter === candidate ? "border-brand-700 bg-brand-700 text-white" : "border-line-strong bg-surface text-ink hover:bg-surface-sunken",
+                filter === candidate ? "border-brand-700 bg-brand-700 text-ink-inverse" : "border-line-strong bg-surface text-ink hover:bg-surface-sunken",
               )}
             >
               {stateFilterLabels[candidate]}

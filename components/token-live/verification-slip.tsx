@@ -42,7 +42,7 @@ export function VerificationSlip({ slip }: { slip: VerificationSlipData }) {
   if (slip.finishedAt) rows.push(["Outcome received", formatDateTime(slip.finishedAt)]);
 
   return (
-    <article className="verification-slip mx-auto w-full max-w-[42rem] rounded-card border border-line bg-white p-8 text-ink" data-testid="verification-slip">
+    <article className="verification-slip mx-auto w-full max-w-[42rem] rounded-card border border-line bg-surface p-8 text-ink" data-testid="verification-slip">
       <style>{printRules}</style>
       <header className="flex items-start justify-between gap-4 border-b-2 border-ink pb-4">
         <div>

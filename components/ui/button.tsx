@@ -9,9 +9,9 @@ const buttonVariants = cva(
   {
     variants: {
       variant: {
-        primary: "bg-brand-700 text-white hover:bg-brand-800",
+        primary: "bg-brand-700 text-ink-inverse hover:bg-brand-800",
         secondary: "border border-line-strong bg-surface text-ink hover:bg-surface-sunken",
-        danger: "bg-danger-600 text-white hover:bg-danger-700",
+        danger: "bg-danger-600 text-ink-inverse hover:bg-danger-700",
         ghost: "text-ink-muted hover:bg-surface-sunken hover:text-ink",
       },
       size: { md: "h-11 px-4 text-base", lg: "h-13 px-6 text-lg", sm: "h-9 px-3 text-sm" },
