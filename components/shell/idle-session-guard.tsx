@@ -1,11 +1,16 @@
 "use client";
 
-import { Clock } from "lucide-react";
+import dynamic from "next/dynamic";
 import { usePathname } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { signOut } from "@/app/sign-in/actions";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+
+// The dialog (and Radix with it, 12 kB) is on no page's first load: every signed-in page has this
+// guard, and the dialog shows two minutes before a session ends. It is fetched once the page has
+// settled, so it is at hand when due even if the network is gone by then.
+const loadIdleWarningDialog = () => import("./idle-warning-dialog").then((module) => module.IdleWarningDialog);
+const IdleWarningDialog = dynamic(loadIdleWarningDialog, { ssr: false });
+const PRELOAD_AFTER_MS = 5_000;
 
 /**
  * Warns two minutes before the session ends and offers "Stay signed in". The server decides
@@ -66,6 +71,11 @@ export function IdleSessionGuard({ initial, idleMinutes }: { initial: Remaining;
   }, [pathname, idleMinutes]);
 
   useEffect(() => {
+    const preload = window.setTimeout(() => void loadIdleWarningDialog(), PRELOAD_AFTER_MS);
+    return () => window.clearTimeout(preload);
+  }, []);
+
+  useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 1000);
     // Says the watch is running (end-to-end tests wait for it before moving their fake clock).
     document.body.dataset.sessionGuard = "watching";
@@ -105,47 +115,15 @@ export function IdleSessionGuard({ initial, idleMinutes }: { initial: Remaining;
     setWarning(null);
   };
 
-  const countdown = formatMinutesSeconds(remainingMs);
+  if (warning === null) return null;
   return (
-    <Dialog
-      open={warning !== null}
-      onOpenChange={(open) => {
-        if (!open && warning === "absolute") setWarning(null);
-      }}
-      isDismissible={false}
-      role="alertdialog"
-      title={warning === "absolute" ? "Your session is about to end" : "Are you still there?"}
-      description={
-        warning === "absolute"
-          ? "Sessions last a working day at most. Finish what you are doing; you will need to sign in again."
-          : `Nothing has happened for a while, and this counter may be shared. For safety you will be signed out.`
-      }
-      footer={
-        warning === "absolute" ? (
-          <>
-            <Button variant="secondary" onClick={() => leave("absolute")}>
-              Sign out now
-            </Button>
-            <Button onClick={() => setWarning(null)}>OK</Button>
-          </>
-        ) : (
-          <>
-            <Button variant="secondary" onClick={() => leave("idle")} disabled={isBusy}>
-              Sign out
-            </Button>
-            <Button onClick={staySignedIn} isBusy={isBusy} disabled={isBusy} autoFocus>
-              Stay signed in
-            </Button>
-          </>
-        )
-      }
-    >
-      <p className="flex items-center gap-3 rounded-control bg-warning-50 p-4 text-lg text-warning-700" role="timer" aria-live="off">
-        <Clock aria-hidden className="size-6 shrink-0" />
-        <span>
-          Signing out in <strong className="font-mono text-2xl tabular-nums">{countdown}</strong>
-        </span>
-      </p>
-    </Dialog>
+    <IdleWarningDialog
+      warning={warning}
+      countdown={formatMinutesSeconds(remainingMs)}
+      isBusy={isBusy}
+      onLeave={() => void leave(warning)}
+      onStay={staySignedIn}
+      onAcknowledge={() => setWarning(null)}
+    />
   );
 }

@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { ghanaMobileMetadataPath, ghanaOnlyMetadata } from "@/scripts/phone-metadata";
 import { formatGhanaMobileForDisplay, ghanaMobileSchema, normaliseGhanaMobile, phoneMessages } from "./phone";
 
 describe("normaliseGhanaMobile", () => {
@@ -41,5 +43,18 @@ describe("normaliseGhanaMobile", () => {
   it("formats the local form for reading aloud", () => {
     expect(formatGhanaMobileForDisplay("0241234567")).toBe("024 123 4567");
     expect(formatGhanaMobileForDisplay("12")).toBe("12");
+  });
+});
+
+describe("the Ghana-only phone metadata", () => {
+  it("is the installed libphonenumber-js's Ghana entry (run `npx tsx scripts/phone-metadata.ts` after updating it)", () => {
+    const committed = JSON.parse(readFileSync(ghanaMobileMetadataPath, "utf8"));
+    expect(committed).toEqual(ghanaOnlyMetadata());
+  });
+
+  it("refuses a number with another country's code, typed in any of the usual ways", () => {
+    for (const typed of ["+44 7911 123456", "0044 7911 123456", "+(44) 7911 123456", "+1-212-555-1234"]) {
+      expect(normaliseGhanaMobile(typed)).toEqual({ ok: false, message: phoneMessages.foreign });
+    }
   });
 });

@@ -1,13 +1,21 @@
-import { parsePhoneNumberFromString } from "libphonenumber-js/mobile";
+import { parsePhoneNumberFromString, type MetadataJson } from "libphonenumber-js/core";
 import { z } from "zod";
+import ghanaMobileMetadata from "./ghana-mobile-metadata.json";
 import { cleanPastedText, foreignDigitsMessage, hasForeignDigits } from "./pasted-text";
 import type { Normalised } from "./ghana-card";
 
 /**
  * Ghana mobile numbers, as the provider wants them: the 10-digit local form (`0241234567`).
  * libphonenumber-js with its mobile-only metadata decides what a valid mobile number is, so new
- * network prefixes arrive with a library update rather than a hand-kept regex.
+ * network prefixes arrive with a library update rather than a hand-kept regex. Only Ghana's part
+ * of that metadata is loaded (`scripts/phone-metadata.ts` cuts it; every other country's would
+ * add 24 kB to each form page): a number in another country's format is refused by its calling
+ * code.
  */
+const metadata = ghanaMobileMetadata as unknown as MetadataJson;
+
+/** `+44…` or `0044…`: a number dialled from abroad to a country other than Ghana. */
+const otherCountryCallingCode = /^(?:\+|00)(?!233)\d/;
 
 export const phoneExample = "024 123 4567";
 
@@ -24,7 +32,8 @@ export function normaliseGhanaMobile(raw: string): Normalised {
   const cleaned = cleanPastedText(raw);
   if (cleaned === "") return { ok: false, message: phoneMessages.required };
   if (hasForeignDigits(cleaned)) return { ok: false, message: phoneMessages.foreignDigits };
-  const parsed = parsePhoneNumberFromString(cleaned, { defaultCountry: "GH" });
+  if (otherCountryCallingCode.test(cleaned.replace(/[\s().-]/g, ""))) return { ok: false, message: phoneMessages.foreign };
+  const parsed = parsePhoneNumberFromString(cleaned, { defaultCountry: "GH" }, metadata);
   if (!parsed) return { ok: false, message: phoneMessages.invalid };
   if (parsed.country !== undefined && parsed.country !== "GH") return { ok: false, message: phoneMessages.foreign };
   if (parsed.ext) return { ok: false, message: phoneMessages.extension };
