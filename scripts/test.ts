@@ -1,7 +1,7 @@
 /**
  * `npm test`: everything CI checks, in the order that fails fastest — lint, types, unit tests,
- * integration tests (real sandbox, real databases), then a production build driven end to end
- * by Playwright in Chromium.
+ * integration tests (real sandbox, real databases), then a production build (each page's
+ * first-load JS within its budget) driven end to end by Playwright in Chromium.
  */
 import { execSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -20,6 +20,7 @@ const steps: Array<[label: string, command: string, args: string[]]> = [
   ["unit tests", "npx", ["vitest", "run", "--project", "unit"]],
   ["integration tests", "npx", ["vitest", "run", "--project", "integration"]],
   ["build", "npx", ["next", "build"]],
+  ["first-load JS budget", "npx", ["tsx", "scripts/bundle-budget.ts"]],
   ["end-to-end tests", "npx", ["playwright", "test"]],
   ["end-to-end tests (supervisor review, on demo data)", "env", ["E2E_SEED_DEMO=1", "npx", "playwright", "test"]],
   ["end-to-end tests (two instances behind nginx, on PostgreSQL)", "npx", ["playwright", "test", "-c", "e2e/multi-instance"]],
