@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { normalisedField, type Normalised } from "./normalised-field";
 import { cleanPastedText, foreignDigitsMessage, hasForeignDigits } from "./pasted-text";
 
 /**
@@ -11,7 +12,7 @@ export const ghanaCardExample = "GHA-123456789-0";
 const separators = /[\s\-_./]/g;
 const compactPattern = /^GHA(\d{9})(\d)$/;
 
-export type Normalised = { ok: true; value: string } | { ok: false; message: string };
+export type { Normalised };
 
 export const ghanaCardMessages = {
   required: "Enter the Ghana Card number.",
@@ -66,9 +67,4 @@ export function caretAfterFormatting(raw: string, caret: number, formatted: stri
 }
 
 /** The form field: any typed form in, `GHA-XXXXXXXXX-X` out. */
-export const ghanaCardNumberSchema = z.string({ error: ghanaCardMessages.required }).transform((raw, context) => {
-  const result = normaliseGhanaCardNumber(raw);
-  if (result.ok) return result.value;
-  context.addIssue({ code: "custom", message: result.message });
-  return z.NEVER;
-});
+export const ghanaCardNumberSchema = normalisedField(z.string({ error: ghanaCardMessages.required }), normaliseGhanaCardNumber);

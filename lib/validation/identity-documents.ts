@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Normalised } from "./ghana-card";
+import { normalisedField, type Normalised } from "./normalised-field";
 import { cleanPastedText, foreignDigitsMessage, hasForeignDigits } from "./pasted-text";
 
 /**
@@ -46,12 +46,7 @@ export function normaliseDocumentNumber(kind: DocumentKind, raw: string): Normal
 }
 
 function documentNumberSchema(kind: DocumentKind) {
-  return z.string({ error: `Enter the ${documentRules[kind].label}.` }).transform((raw, context) => {
-    const result = normaliseDocumentNumber(kind, raw);
-    if (result.ok) return result.value;
-    context.addIssue({ code: "custom", message: result.message });
-    return z.NEVER;
-  });
+  return normalisedField(z.string({ error: `Enter the ${documentRules[kind].label}.` }), (raw) => normaliseDocumentNumber(kind, raw));
 }
 
 export const voterIdSchema = documentNumberSchema("voterId");
@@ -103,9 +98,4 @@ export function ageOn(dateOfBirth: string, today: string): number {
   return today.slice(5) >= dateOfBirth.slice(5) ? years : years - 1;
 }
 
-export const dateOfBirthSchema = z.string({ error: dateOfBirthMessages.required }).transform((raw, context) => {
-  const result = checkDateOfBirth(raw);
-  if (result.ok) return result.value;
-  context.addIssue({ code: "custom", message: result.message });
-  return z.NEVER;
-});
+export const dateOfBirthSchema = normalisedField(z.string({ error: dateOfBirthMessages.required }), checkDateOfBirth);

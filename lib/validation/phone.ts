@@ -2,7 +2,7 @@ import { parsePhoneNumberFromString, type MetadataJson } from "libphonenumber-js
 import { z } from "zod";
 import ghanaMobileMetadata from "./ghana-mobile-metadata.json";
 import { cleanPastedText, foreignDigitsMessage, hasForeignDigits } from "./pasted-text";
-import type { Normalised } from "./ghana-card";
+import { normalisedField, type Normalised } from "./normalised-field";
 
 /**
  * Ghana mobile numbers, as the provider wants them: the 10-digit local form (`0241234567`).
@@ -47,9 +47,4 @@ export function formatGhanaMobileForDisplay(localNumber: string): string {
   return match ? `${match[1]} ${match[2]} ${match[3]}` : localNumber;
 }
 
-export const ghanaMobileSchema = z.string({ error: phoneMessages.required }).transform((raw, context) => {
-  const result = normaliseGhanaMobile(raw);
-  if (result.ok) return result.value;
-  context.addIssue({ code: "custom", message: result.message });
-  return z.NEVER;
-});
+export const ghanaMobileSchema = normalisedField(z.string({ error: phoneMessages.required }), normaliseGhanaMobile);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Normalised } from "./ghana-card";
+import { normalisedField, type Normalised } from "./normalised-field";
 import { cleanPastedText, foreignDigitsMessage, hasControlCharacters, hasForeignDigits } from "./pasted-text";
 import { normaliseGhanaMobile } from "./phone";
 
@@ -44,28 +44,18 @@ export function normaliseReference(raw: string): Normalised {
   return asPhone?.ok ? asPhone : checked;
 }
 
-export const referenceSchema = z.string({ error: textMessages.referenceRequired }).transform((raw, context) => {
-  const result = normaliseReference(raw);
-  if (result.ok) return result.value;
-  context.addIssue({ code: "custom", message: result.message });
-  return z.NEVER;
-});
+export const referenceSchema = normalisedField(z.string({ error: textMessages.referenceRequired }), normaliseReference);
 
 export function normalisePurpose(raw: string): Normalised {
   return checkFreeText(raw, purposeMaxLength, { required: textMessages.purposeRequired, tooLong: textMessages.purposeTooLong });
 }
 
-export const purposeSchema = z.string({ error: textMessages.purposeRequired }).transform((raw, context) => {
-  const result = normalisePurpose(raw);
-  if (result.ok) return result.value;
-  context.addIssue({ code: "custom", message: result.message });
-  return z.NEVER;
-});
+export const purposeSchema = normalisedField(z.string({ error: textMessages.purposeRequired }), normalisePurpose);
 
 const emailShape = z.email();
 
 /** Optional e-mail: empty means "not given"; otherwise a plausible address, trimmed. */
-export function normaliseOptionalEmail(raw: string | undefined): Normalised | { ok: true; value: undefined } {
+export function normaliseOptionalEmail(raw: string | undefined): Normalised<string | undefined> {
   if (raw === undefined) return { ok: true, value: undefined };
   if (hasControlCharacters(raw)) return { ok: false, message: textMessages.unprintable };
   const cleaned = cleanPastedText(raw);
@@ -76,12 +66,4 @@ export function normaliseOptionalEmail(raw: string | undefined): Normalised | { 
   return { ok: true, value: cleaned };
 }
 
-export const optionalEmailSchema = z
-  .string()
-  .optional()
-  .transform((raw, context) => {
-    const result = normaliseOptionalEmail(raw);
-    if (result.ok) return result.value;
-    context.addIssue({ code: "custom", message: result.message });
-    return z.NEVER;
-  });
+export const optionalEmailSchema = normalisedField(z.string().optional(), normaliseOptionalEmail);
