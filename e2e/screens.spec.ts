@@ -88,6 +88,49 @@ for (const [role, account] of Object.entries(ACCOUNT_OF_ROLE) as [StaffRole, Dem
   });
 }
 
+/**
+ * What a fingertip must hit on a tablet or phone (pointer: coarse): every control at least 44 × 44
+ * px. Not counted: the skip link (off screen until focused), a link inside running text (WCAG's
+ * inline exception), and a link in a row that opens its token wherever it is tapped.
+ */
+function controlsSmallerThanAFingertip(): string[] {
+  const small: string[] = [];
+  for (const control of document.querySelectorAll<HTMLElement>("a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button]")) {
+    const box = control.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0 || getComputedStyle(control).visibility === "hidden") continue;
+    if (control.closest(".sr-only, [data-opens-on-tap]")) continue;
+    const parent = control.parentElement;
+    const isInRunningText = control.tagName === "A" && parent !== null && getComputedStyle(control).display === "inline" && (parent.textContent ?? "").trim().length > (control.textContent ?? "").trim().length;
+    if (isInRunningText) continue;
+    const target = (control.closest("label") ?? control).getBoundingClientRect();
+    if (target.width < 44 || target.height < 44) {
+      const name = (control.getAttribute("aria-label") ?? control.textContent ?? control.id).trim().slice(0, 40);
+      small.push(`${control.tagName.toLowerCase()} "${name}" ${Math.round(target.width)}×${Math.round(target.height)}`);
+    }
+  }
+  return small;
+}
+
+for (const [role, account] of Object.entries(ACCOUNT_OF_ROLE) as [StaffRole, DemoUsername][]) {
+  const screens = pages.filter((entry) => entry.audience.kind === "staff" && entry.audience.roles.includes(role) && entry.url !== "/change-password");
+  test.describe(`${role}'s screens on a touch screen`, () => {
+    test.use({ account, hasTouch: true, isMobile: true, viewport: { width: 390, height: 900 } });
+
+    test(`offer 44 px targets to a fingertip (${screens.length} pages)`, async ({ page }) => {
+      test.setTimeout(30_000 + screens.length * 3_000);
+      const tooSmall: string[] = [];
+      for (const entry of screens) {
+        const url = urlToOpen(entry);
+        await page.goto(url);
+        await expect(page.locator("main")).toBeVisible();
+        expect(await page.evaluate(() => matchMedia("(pointer: coarse)").matches), "a touch screen").toBe(true);
+        for (const control of await page.evaluate(controlsSmallerThanAFingertip)) tooSmall.push(`${url}: ${control}`);
+      }
+      expect(tooSmall, "controls under 44 × 44 px on a touch screen").toEqual([]);
+    });
+  });
+}
+
 test.describe("printing with the system in dark mode", () => {
   test.use({ account: "teller.kumasi" });
 

@@ -78,7 +78,7 @@ export function ReviewFilters({ query, branches, tellers, purposes }: ReviewFilt
             {reviewStates.map((state) => (
               <label
                 key={state}
-                className="inline-flex cursor-pointer items-center gap-1.5 rounded-full border border-line-strong px-2.5 py-0.5 text-sm has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50 has-[:checked]:font-semibold has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-info-600"
+                className="inline-flex cursor-pointer items-center gap-1.5 rounded-full border border-line-strong px-2.5 py-0.5 text-sm pointer-coarse:min-h-11 pointer-coarse:px-3.5 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50 has-[:checked]:font-semibold has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-info-600"
               >
                 <input type="checkbox" name="state" value={state} defaultChecked={selectedStates.has(state)} className="size-4 accent-brand-700" />
                 {reviewStateLabels[state]}

@@ -65,7 +65,7 @@ export function ReviewTokenTable({ rows, query, total, isCountCapped, pageCount,
           header: "Token",
           enableSorting: false,
           cell: (info) => (
-            <Link href={`${detailBase}/${info.row.original.id}`} className="font-mono font-semibold text-brand-700 underline-offset-2 hover:underline">
+            <Link href={`${detailBase}/${info.row.original.id}`} className="font-mono font-semibold text-brand-700 underline-offset-2 hover:underline pointer-coarse:inline-flex pointer-coarse:min-h-11 pointer-coarse:items-center">
               {info.getValue() ?? <span className="font-sans font-normal text-ink-muted">no token</span>}
               <span className="sr-only"> — open the token&apos;s history</span>
             </Link>
@@ -96,7 +96,7 @@ export function ReviewTokenTable({ rows, query, total, isCountCapped, pageCount,
           cell: (info) => {
             const reason = info.getValue();
             return reason ? (
-              <span className="line-clamp-2 block max-w-64 min-w-40 text-sm" title={reason} data-testid="failure-reason">
+              <span className="line-clamp-2 max-w-64 min-w-48 text-sm" title={reason} data-testid="failure-reason">
                 {reason}
               </span>
             ) : (

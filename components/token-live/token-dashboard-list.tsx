@@ -111,6 +111,7 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
         isUnknown && "bg-warning-50",
       )}
       data-testid="dashboard-row"
+      data-opens-on-tap
       data-token-id={token.id}
       data-state={token.state}
     >

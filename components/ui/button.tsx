@@ -14,7 +14,7 @@ const buttonVariants = cva(
         danger: "bg-danger-600 text-ink-inverse hover:bg-danger-700",
         ghost: "text-ink-muted hover:bg-surface-sunken hover:text-ink",
       },
-      size: { md: "h-11 px-4 text-base", lg: "h-13 px-6 text-lg", sm: "h-9 px-3 text-sm" },
+      size: { md: "h-11 px-4 text-base", lg: "h-13 px-6 text-lg", sm: "h-9 px-3 text-sm pointer-coarse:h-11" },
     },
     defaultVariants: { variant: "primary", size: "md" },
   },

@@ -26,7 +26,7 @@ export default async function StaffMemberPage({ params }: { params: Promise<{ us
   return (
     <>
       <p className="mb-2">
-        <Link href="/admin/staff" className="text-brand-700 underline-offset-4 hover:underline">
+        <Link href="/admin/staff" className="text-brand-700 underline-offset-4 hover:underline pointer-coarse:inline-flex pointer-coarse:min-h-11 pointer-coarse:items-center">
           ← Staff accounts
         </Link>
       </p>
