@@ -88,6 +88,28 @@ for (const [role, account] of Object.entries(ACCOUNT_OF_ROLE) as [StaffRole, Dem
   });
 }
 
+test.describe("the sign-in page, before anyone is signed in", () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  test("fits and passes axe at the desk and on a phone, light and dark", async ({ page }, testInfo) => {
+    const findings: string[] = [];
+    for (const { width, colorScheme } of VIEWS) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme });
+      await page.goto("/sign-in");
+      await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+      const tooWideBy = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (tooWideBy > 0) findings.push(`${width} px, ${colorScheme}: ${tooWideBy} px too wide`);
+      const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
+      for (const violation of violations.filter((found) => found.impact === "serious" || found.impact === "critical")) {
+        findings.push(`${width} px, ${colorScheme}: ${violation.id} on ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+      }
+      await page.screenshot({ path: testInfo.outputPath(`${colorScheme}-${width}_sign-in.png`) });
+    }
+    expect(findings).toEqual([]);
+  });
+});
+
 /**
  * What a fingertip must hit on a tablet or phone (pointer: coarse): every control at least 44 × 44
  * px. Not counted: the skip link (off screen until focused), a link inside running text (WCAG's
