@@ -241,7 +241,7 @@ export function ReviewTokenTable({ rows, query, total, isCountCapped, pageCount,
 }
 
 function PageLink({ href, isDisabled, label, children }: { href: string; isDisabled: boolean; label: string; children: React.ReactNode }) {
-  const className = "inline-flex h-9 items-center gap-1 rounded-control border border-line-strong bg-surface px-3 text-sm font-semibold text-ink";
+  const className = "inline-flex h-9 items-center gap-1 rounded-control border border-line-strong bg-surface px-3 text-sm font-semibold text-ink pointer-coarse:h-11";
   if (isDisabled) {
     return (
       <span aria-disabled="true" aria-label={label} className={cn(className, "opacity-50")}>
