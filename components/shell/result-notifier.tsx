@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { StateBadge } from "@/components/token-live/state-badge";
 import { useTodayTokens } from "@/components/token-live/use-today-tokens";
 import type { Fetched } from "@/components/token-live/fetch-live";
+import { newNoticeWatch, tokensThatEnded } from "@/lib/live/result-notices";
 import type { LiveTokenSummary, TodayTokensResponse } from "@/lib/watcher/live-token-dto";
 import { playChime, resumeAudioOnFirstGesture, useChimePreference } from "./chime";
 
@@ -38,16 +39,12 @@ export function ResultNotifier({ userId }: { userId: string }) {
 
   useEffect(() => resumeAudioOnFirstGesture(), []);
 
-  // Every answer of today's list, whichever poll fetched it: an end is a change from open to final.
+  // Every answer of today's list, whichever poll fetched it: lib/live/result-notices.ts decides
+  // which tokens ended.
   useEffect(() => {
-    const lastSeen = new Map<string, boolean>();
-    const note = (tokens: LiveTokenSummary[], isFirstLook: boolean) => {
-      const ended: Notice[] = [];
-      for (const token of tokens) {
-        if (!token.isMine) continue;
-        if (!isFirstLook && lastSeen.get(token.id) === false && token.isFinal) ended.push(token);
-        lastSeen.set(token.id, token.isFinal);
-      }
+    const watch = newNoticeWatch();
+    const note = (answer: TodayTokensResponse) => {
+      const ended = tokensThatEnded(watch, answer.tokens, answer.serverNow);
       if (ended.length === 0) return;
       // The token's own open page already shows its result, unless the teller looks at another tab.
       const news = ended.filter((token) => document.hidden || current.current.pathname !== `/tokens/${token.id}`);
@@ -55,13 +52,13 @@ export function ResultNotifier({ userId }: { userId: string }) {
       if (current.current.isChimeOn) playChime();
     };
     for (const [, data] of queryClient.getQueriesData<Fetched<TodayTokensResponse>>({ queryKey: ["tokens", "today"] })) {
-      if (data) note(data.body.tokens, true);
+      if (data) note(data.body);
     }
     return queryClient.getQueryCache().subscribe((event) => {
       if (event.type !== "updated" || event.action.type !== "success") return;
       const [scope, list] = event.query.queryKey as unknown[];
       if (scope !== "tokens" || list !== "today") return;
-      note((event.query.state.data as Fetched<TodayTokensResponse>).body.tokens, false);
+      note((event.query.state.data as Fetched<TodayTokensResponse>).body);
     });
   }, [queryClient]);
 
