@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db/client";
 import { authUsers, branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
-import { createScratchPglite, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
+import { createScratchPglite, createScratchPostgres, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
 import { defaultFollowPolicy } from "@/lib/tokens/state";
 import { getLiveTokenIfChanged, listTodayTokensSince, type LiveViewer, type LiveViewSettings } from "./live-token-view";
+import { pendingLimitMs } from "./token-facts";
 import { recordViews } from "./viewers";
 
 /**
@@ -12,131 +14,242 @@ import { recordViews } from "./viewers";
  * changed — state, events, result — and a delta holding exactly the changed tokens.
  */
 
-let scratch: ScratchDatabase;
-let viewer: LiveViewer;
-let otherViewer: LiveViewer;
-let branchId: string;
-let userId: string;
-const settings: LiveViewSettings = { follow: defaultFollowPolicy, issueTimeoutMs: 30_000, staleAfterMs: 30_000 };
+/** Each database the app runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+function defineConditionalTests(label: string, createScratch: () => Promise<ScratchDatabase>): void {
+  describe(label, () => {
+    let scratch: ScratchDatabase;
+    let viewer: LiveViewer;
+    let otherViewer: LiveViewer;
+    let branchId: string;
+    let userId: string;
+    const settings: LiveViewSettings = { follow: defaultFollowPolicy, issueTimeoutMs: 30_000, staleAfterMs: 30_000 };
 
-beforeAll(async () => {
-  scratch = await createScratchPglite("veridesk-conditional-");
-  const db = scratch.opened.db;
-  const [branch] = await db.insert(branches).values({ code: "CND", name: "Conditional" }).returning();
-  branchId = branch!.id;
-  userId = randomUUID();
-  await db.insert(authUsers).values({ id: userId, name: "Ama Teller", email: `${userId}@staff.invalid`, username: `c${userId.slice(0, 6)}` });
-  viewer = { userId, scope: { kind: "branch", branchId } };
-  otherViewer = { userId: randomUUID(), scope: { kind: "branch", branchId } };
-});
+    beforeAll(async () => {
+      scratch = await createScratch();
+      await moveToANewBranch("CND");
+    });
 
-afterAll(async () => {
-  await scratch?.destroy();
-});
+    /** From here on, tokens are made in and listed for a new branch with a teller of its own. */
+    async function moveToANewBranch(code: string): Promise<void> {
+      const db = scratch.opened.db;
+      const [branch] = await db.insert(branches).values({ code, name: `Conditional ${code}` }).returning();
+      branchId = branch!.id;
+      userId = randomUUID();
+      await db.insert(authUsers).values({ id: userId, name: "Ama Teller", email: `${userId}@staff.invalid`, username: `c${userId.slice(0, 6)}` });
+      viewer = { userId, scope: { kind: "branch", branchId } };
+      otherViewer = { userId: randomUUID(), scope: { kind: "branch", branchId } };
+    }
 
-async function newToken(issuedAt = new Date(Date.now() - 60_000)): Promise<string> {
-  const id = randomUUID();
-  await scratch.opened.db.insert(tokenRequests).values({
-    id,
-    idempotencyKey: randomUUID(),
-    requestFingerprint: `fp-${id}`,
-    kind: "fingerprint",
-    idType: "GHANA_CARD",
-    issuedByUserId: userId,
-    branchId,
-    createdAt: new Date(issuedAt.getTime() - 500),
-    referenceMasked: "REF1",
-    idNumberEncrypted: "unused",
-    idNumberIndex: `index-${id}`,
-    idNumberLast4: "7890",
-    outcome: "issued",
-    settledAt: issuedAt,
-    token: `T${id.slice(0, 6)}`,
-    issuedAt,
-    expiresAt: new Date(issuedAt.getTime() + 15 * 60_000),
-    nextPollAt: issuedAt,
+    afterAll(async () => {
+      await scratch?.destroy();
+    });
+
+    async function newToken(issuedAt = new Date(Date.now() - 60_000)): Promise<string> {
+      const id = randomUUID();
+      await scratch.opened.db.insert(tokenRequests).values({
+        id,
+        idempotencyKey: randomUUID(),
+        requestFingerprint: `fp-${id}`,
+        kind: "fingerprint",
+        idType: "GHANA_CARD",
+        issuedByUserId: userId,
+        branchId,
+        createdAt: new Date(issuedAt.getTime() - 500),
+        referenceMasked: "REF1",
+        idNumberEncrypted: "unused",
+        idNumberIndex: `index-${id}`,
+        idNumberLast4: "7890",
+        outcome: "issued",
+        settledAt: issuedAt,
+        token: `T${id.slice(0, 6)}`,
+        issuedAt,
+        expiresAt: new Date(issuedAt.getTime() + 15 * 60_000),
+        nextPollAt: issuedAt,
+      });
+      await scratch.opened.db.insert(tokenEvents).values({ tokenRequestId: id, type: "issue.issued", at: issuedAt, details: {} });
+      return id;
+    }
+
+    /** The version of the whole list, as a first poll gets it. */
+    async function wholeListVersion(now = new Date()): Promise<string> {
+      const answer = await listTodayTokensSince(scratch.opened.db, viewer, settings, null, now);
+      if (answer.status !== 200) throw new Error("a first poll gets the whole list");
+      return answer.body.version;
+    }
+
+    /** A poll naming `version` that must get the changed tokens (this instance remembers the version). */
+    async function changedSince(version: string, now: Date) {
+      const answer = await listTodayTokensSince(scratch.opened.db, viewer, settings, version, now);
+      if (answer.status !== 200 || !("changed" in answer.body)) throw new Error(`expected the changed tokens, got ${answer.status}`);
+      return answer.body;
+    }
+
+    /** An issuing call that never settled (its process ended): shown as outcome unknown once past the limit. */
+    async function newPendingCall(createdAt: Date): Promise<string> {
+      const id = randomUUID();
+      await scratch.opened.db.insert(tokenRequests).values({
+        id,
+        idempotencyKey: randomUUID(),
+        requestFingerprint: `fp-${id}`,
+        kind: "remote",
+        idType: "GHANA_CARD",
+        issuedByUserId: userId,
+        branchId,
+        createdAt,
+        referenceMasked: "REF2",
+        idNumberEncrypted: "unused",
+        idNumberIndex: `index-${id}`,
+        idNumberLast4: "1234",
+        outcome: "pending",
+      });
+      return id;
+    }
+
+    async function tokenAnswer(id: string, tag: string | null, now = new Date(), who = viewer) {
+      return getLiveTokenIfChanged(scratch.opened.db, who, id, settings, tag, now);
+    }
+
+    describe("GET /api/tokens/[id], conditional", () => {
+      it("answers 304 while nothing changed, even after the watcher's bookkeeping and a view were written", async () => {
+        const id = await newToken();
+        const first = await tokenAnswer(id, null);
+        expect(first.status).toBe(200);
+        await recordViews(scratch.opened.db, [id], new Date(), 2_000);
+        await scratch.opened.db.update(tokenRequests).set({ lastCheckedAt: new Date(), leaseOwner: "w1", pollFailures: 0 }).where(eq(tokenRequests.id, id));
+        expect(await tokenAnswer(id, first.etag)).toEqual({ status: 304, etag: first.etag });
+        expect((await tokenAnswer(id, `W/${first.etag}, "other"`)).status).toBe(304);
+      });
+
+      it("answers 200 with the new state when the service's state changed", async () => {
+        const id = await newToken();
+        const first = await tokenAnswer(id, null);
+        const now = new Date();
+        await scratch.opened.db.update(tokenRequests).set({ lastUpstreamState: "USED", lastUpstreamStateAt: now, usedSeenAt: now, lastAnswerAt: now }).where(eq(tokenRequests.id, id));
+        const next = await tokenAnswer(id, first.etag);
+        expect(next.status).toBe(200);
+        expect(next.status === 200 && next.body.token.state).toBe("in_progress");
+        expect(next.etag).not.toBe(first.etag);
+      });
+
+      it("answers 200 when an event was added, with the event", async () => {
+        const id = await newToken();
+        const first = await tokenAnswer(id, null);
+        await scratch.opened.db.insert(tokenEvents).values({ tokenRequestId: id, type: "slip.printed", details: {} });
+        const next = await tokenAnswer(id, first.etag);
+        expect(next.status === 200 && next.body.token.events.map((event) => event.label)).toEqual(["Token issued by the service", "Verification slip printed"]);
+      });
+
+      it("answers 200 when the result arrived", async () => {
+        const id = await newToken();
+        const first = await tokenAnswer(id, null);
+        const now = new Date();
+        await scratch.opened.db
+          .update(tokenRequests)
+          .set({ resultStatus: "SUCCESSFUL", transactionNumber: "TX-1", resultAt: now, lastUpstreamState: "USED", lastUpstreamStateAt: now, usedSeenAt: now, lastAnswerAt: now })
+          .where(eq(tokenRequests.id, id));
+        const next = await tokenAnswer(id, first.etag);
+        expect(next.status === 200 && next.body.token.result).toEqual({ status: "SUCCESSFUL", transactionNumber: "TX-1", error: null });
+      });
+
+      it("answers 200 when time alone changed the state (the 15 minutes ran out), and differs per viewer", async () => {
+        const id = await newToken(new Date(Date.now() - 14 * 60_000));
+        const first = await tokenAnswer(id, null);
+        const later = await tokenAnswer(id, first.etag, new Date(Date.now() + 2 * 60_000));
+        expect(later.status).toBe(200);
+        expect((await tokenAnswer(id, first.etag, new Date(), otherViewer)).status).toBe(200);
+      });
+    });
+
+    describe("GET /api/tokens?scope=today, changes only", () => {
+      it("answers 304 for the version held, a delta of exactly the changed and new tokens, and the whole list for an unknown version", async () => {
+        const a = await newToken();
+        const b = await newToken();
+        const first = await listTodayTokensSince(scratch.opened.db, viewer, settings, null);
+        if (first.status !== 200 || !("tokens" in first.body)) throw new Error("expected the whole list");
+        const version = first.body.version;
+        expect(first.body.tokens.map((token) => token.id)).toEqual(expect.arrayContaining([a, b]));
+
+        await recordViews(scratch.opened.db, [a, b], new Date(), 2_000);
+        expect((await listTodayTokensSince(scratch.opened.db, viewer, settings, version)).status).toBe(304);
+
+        const now = new Date();
+        await scratch.opened.db.update(tokenRequests).set({ lastUpstreamState: "USED", lastUpstreamStateAt: now, usedSeenAt: now, lastAnswerAt: now }).where(eq(tokenRequests.id, a));
+        const c = await newToken();
+        const delta = await listTodayTokensSince(scratch.opened.db, viewer, settings, version);
+        if (delta.status !== 200 || !("changed" in delta.body)) throw new Error("expected a delta");
+        expect(delta.body.since).toBe(version);
+        expect(delta.body.changed.map((token) => token.id).sort()).toEqual([a, c].sort());
+        expect(delta.body.order).toEqual(expect.arrayContaining([a, b, c]));
+
+        const unknown = await listTodayTokensSince(scratch.opened.db, viewer, settings, "not-a-version-we-gave");
+        expect(unknown.status === 200 && "tokens" in unknown.body).toBe(true);
+      });
+
+      it("answers an unchanged list's 304 from the rows' fingerprint alone, reading no row into the app", async () => {
+        await newToken();
+        const version = await wholeListVersion();
+        const a = await newToken();
+        const afterNew = await wholeListVersion();
+        expect(afterNew).not.toBe(version);
+        await recordViews(scratch.opened.db, [a], new Date(), 2_000);
+        await scratch.opened.db.update(tokenRequests).set({ lastCheckedAt: new Date(), leaseOwner: "w1", lastAnswerAt: new Date() }).where(eq(tokenRequests.id, a));
+        const recorded = recordingSelects(scratch.opened.db);
+        expect((await listTodayTokensSince(recorded.db, viewer, settings, afterNew)).status).toBe(304);
+        expect(recorded.selected).toEqual([["createdAt", "id", "entry"], ["fingerprint"]]);
+      });
+
+      it("reads the rows again when a token changed, a teller was renamed, time ran a token out or a call left pending became shown", async () => {
+        // Its own branch: the other tests' tokens reach moments of their own (an expiry) in the
+        // minute this test moves through, and would end a 304 this test must see end for its reason.
+        await moveToANewBranch("CNT");
+        const now = new Date();
+        const nearlyExpired = await newToken(new Date(now.getTime() - 14.5 * 60_000));
+        let version = await wholeListVersion(now);
+        expect((await listTodayTokensSince(scratch.opened.db, viewer, settings, version, now)).status).toBe(304);
+
+        const used = await newToken();
+        await scratch.opened.db.update(tokenRequests).set({ lastUpstreamState: "USED", lastUpstreamStateAt: now, usedSeenAt: now, lastAnswerAt: now }).where(eq(tokenRequests.id, used));
+        let delta = await changedSince(version, now);
+        expect(delta.changed.map((token) => [token.id, token.state])).toContainEqual([used, "in_progress"]);
+        version = delta.version;
+
+        await scratch.opened.db.update(authUsers).set({ name: "Ama Teller-Mensah" }).where(eq(authUsers.id, userId));
+        delta = await changedSince(version, now);
+        expect(delta.changed.length).toBeGreaterThan(0);
+        expect(delta.changed.every((token) => token.tellerName === "Ama Teller-Mensah")).toBe(true);
+        version = delta.version;
+
+        const halfAMinuteOn = new Date(now.getTime() + 31_000);
+        delta = await changedSince(version, halfAMinuteOn);
+        expect(delta.changed.map((token) => [token.id, token.state])).toContainEqual([nearlyExpired, "expired"]);
+
+        const leftPending = await newPendingCall(now);
+        version = await wholeListVersion(halfAMinuteOn);
+        expect((await listTodayTokensSince(scratch.opened.db, viewer, settings, version, halfAMinuteOn)).status).toBe(304);
+        const pastThePendingLimit = new Date(now.getTime() + pendingLimitMs(settings.issueTimeoutMs) + 2_000);
+        delta = await changedSince(version, pastThePendingLimit);
+        expect(delta.changed.map((token) => [token.id, token.state])).toContainEqual([leftPending, "outcome_unknown"]);
+      });
+    });
   });
-  await scratch.opened.db.insert(tokenEvents).values({ tokenRequestId: id, type: "issue.issued", at: issuedAt, details: {} });
-  return id;
 }
 
-async function tokenAnswer(id: string, tag: string | null, now = new Date(), who = viewer) {
-  return getLiveTokenIfChanged(scratch.opened.db, who, id, settings, tag, now);
+defineConditionalTests("PGlite", () => createScratchPglite("veridesk-conditional-"));
+const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+if (testDatabaseUrl) defineConditionalTests("PostgreSQL", () => createScratchPostgres(testDatabaseUrl, "veridesk_conditional"));
+
+/** The database with every `select` noted by the keys of what it selects: which statements a call made. */
+function recordingSelects(db: Database): { db: Database; selected: string[][] } {
+  const selected: string[][] = [];
+  const recording = new Proxy(db, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (key !== "select" || typeof value !== "function") return value;
+      return (fields?: Record<string, unknown>) => {
+        selected.push(Object.keys(fields ?? {}));
+        return value.call(target, fields);
+      };
+    },
+  });
+  return { db: recording, selected };
 }
-
-describe("GET /api/tokens/[id], conditional", () => {
-  it("answers 304 while nothing changed, even after the watcher's bookkeeping and a view were written", async () => {
-    const id = await newToken();
-    const first = await tokenAnswer(id, null);
-    expect(first.status).toBe(200);
-    await recordViews(scratch.opened.db, [id], new Date(), 2_000);
-    await scratch.opened.db.update(tokenRequests).set({ lastCheckedAt: new Date(), leaseOwner: "w1", pollFailures: 0 }).where(eq(tokenRequests.id, id));
-    expect(await tokenAnswer(id, first.etag)).toEqual({ status: 304, etag: first.etag });
-    expect((await tokenAnswer(id, `W/${first.etag}, "other"`)).status).toBe(304);
-  });
-
-  it("answers 200 with the new state when the service's state changed", async () => {
-    const id = await newToken();
-    const first = await tokenAnswer(id, null);
-    const now = new Date();
-    await scratch.opened.db.update(tokenRequests).set({ lastUpstreamState: "USED", lastUpstreamStateAt: now, usedSeenAt: now, lastAnswerAt: now }).where(eq(tokenRequests.id, id));
-    const next = await tokenAnswer(id, first.etag);
-    expect(next.status).toBe(200);
-    expect(next.status === 200 && next.body.token.state).toBe("in_progress");
-    expect(next.etag).not.toBe(first.etag);
-  });
-
-  it("answers 200 when an event was added, with the event", async () => {
-    const id = await newToken();
-    const first = await tokenAnswer(id, null);
-    await scratch.opened.db.insert(tokenEvents).values({ tokenRequestId: id, type: "slip.printed", details: {} });
-    const next = await tokenAnswer(id, first.etag);
-    expect(next.status === 200 && next.body.token.events.map((event) => event.label)).toEqual(["Token issued by the service", "Verification slip printed"]);
-  });
-
-  it("answers 200 when the result arrived", async () => {
-    const id = await newToken();
-    const first = await tokenAnswer(id, null);
-    const now = new Date();
-    await scratch.opened.db
-      .update(tokenRequests)
-      .set({ resultStatus: "SUCCESSFUL", transactionNumber: "TX-1", resultAt: now, lastUpstreamState: "USED", lastUpstreamStateAt: now, usedSeenAt: now, lastAnswerAt: now })
-      .where(eq(tokenRequests.id, id));
-    const next = await tokenAnswer(id, first.etag);
-    expect(next.status === 200 && next.body.token.result).toEqual({ status: "SUCCESSFUL", transactionNumber: "TX-1", error: null });
-  });
-
-  it("answers 200 when time alone changed the state (the 15 minutes ran out), and differs per viewer", async () => {
-    const id = await newToken(new Date(Date.now() - 14 * 60_000));
-    const first = await tokenAnswer(id, null);
-    const later = await tokenAnswer(id, first.etag, new Date(Date.now() + 2 * 60_000));
-    expect(later.status).toBe(200);
-    expect((await tokenAnswer(id, first.etag, new Date(), otherViewer)).status).toBe(200);
-  });
-});
-
-describe("GET /api/tokens?scope=today, changes only", () => {
-  it("answers 304 for the version held, a delta of exactly the changed and new tokens, and the whole list for an unknown version", async () => {
-    const a = await newToken();
-    const b = await newToken();
-    const first = await listTodayTokensSince(scratch.opened.db, viewer, settings, null);
-    if (first.status !== 200 || !("tokens" in first.body)) throw new Error("expected the whole list");
-    const version = first.body.version;
-    expect(first.body.tokens.map((token) => token.id)).toEqual(expect.arrayContaining([a, b]));
-
-    await recordViews(scratch.opened.db, [a, b], new Date(), 2_000);
-    expect((await listTodayTokensSince(scratch.opened.db, viewer, settings, version)).status).toBe(304);
-
-    const now = new Date();
-    await scratch.opened.db.update(tokenRequests).set({ lastUpstreamState: "USED", lastUpstreamStateAt: now, usedSeenAt: now, lastAnswerAt: now }).where(eq(tokenRequests.id, a));
-    const c = await newToken();
-    const delta = await listTodayTokensSince(scratch.opened.db, viewer, settings, version);
-    if (delta.status !== 200 || !("changed" in delta.body)) throw new Error("expected a delta");
-    expect(delta.body.since).toBe(version);
-    expect(delta.body.changed.map((token) => token.id).sort()).toEqual([a, c].sort());
-    expect(delta.body.order).toEqual(expect.arrayContaining([a, b, c]));
-
-    const unknown = await listTodayTokensSince(scratch.opened.db, viewer, settings, "not-a-version-we-gave");
-    expect(unknown.status === 200 && "tokens" in unknown.body).toBe(true);
-  });
-});

@@ -171,21 +171,90 @@ export async function listTodayTokens(
  * bounded; a version not found here (another instance, a restart) gets the whole list.
  */
 const SNAPSHOTS_MAX = 2_000;
-const globalForSnapshots = globalThis as typeof globalThis & { verideskTodaySnapshots?: Map<string, ReadonlyMap<string, string>> };
+/**
+ * The last today list answered to each viewer by this instance: the fingerprint of the rows it was
+ * built from, the version it carried, and until when time alone changes none of its states. A poll
+ * naming that version whose rows still have that fingerprint gets its 304 from one aggregate
+ * statement, with no row read into the app (ADR 0031). Bounded, per instance.
+ */
+const ANSWERED_MAX = 5_000;
+type TodayAnswered = { fingerprint: string; version: string; unchangedUntilMs: number };
+const globalForSnapshots = globalThis as typeof globalThis & {
+  verideskTodaySnapshots?: Map<string, ReadonlyMap<string, string>>;
+  verideskTodayAnswered?: Map<string, TodayAnswered>;
+};
 const todaySnapshots = (globalForSnapshots.verideskTodaySnapshots ??= new Map());
+const todayAnswered = (globalForSnapshots.verideskTodayAnswered ??= new Map());
 
-function rememberSnapshot(version: string, tokenVersions: ReadonlyMap<string, string>): void {
-  todaySnapshots.delete(version);
-  todaySnapshots.set(version, tokenVersions);
-  if (todaySnapshots.size > SNAPSHOTS_MAX) todaySnapshots.delete(todaySnapshots.keys().next().value!);
+function rememberBounded<T>(map: Map<string, T>, key: string, value: T, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value!);
+}
+
+/** The rows today's list is built from: one condition and one order for the list and its fingerprint. */
+function todayRowsCondition(viewer: LiveViewer, listStart: Date) {
+  return and(
+    gte(tokenRequests.createdAt, listStart),
+    inArray(tokenRequests.outcome, ["issued", "outcome_unknown", "pending"]),
+    branchScopeCondition(viewer.scope, tokenRequests.branchId),
+  );
+}
+const todayRowsOrder = [desc(tokenRequests.createdAt), desc(tokenRequests.id)];
+const TODAY_ROWS_MAX = 300;
+
+/**
+ * One entry of the fingerprint per row, in list order: the id, the shown-row hash and the names
+ * shown with it. The database and the app build the same text, so their md5s agree.
+ */
+const fingerprintEntry = sql<string>`${tokenRequests.id}::text || ':' || ${shownRowHash} || ':' || ${authUsers.name} || ':' || ${branches.name}`;
+
+function fingerprintOf(rows: ReadonlyArray<Joined & { rowHash: string }>): string {
+  return createHash("md5")
+    .update(rows.map((joined) => `${joined.row.id}:${joined.rowHash}:${joined.tellerName}:${joined.branchName}`).join(","))
+    .digest("hex");
+}
+
+/** The fingerprint of today's rows as they are now, computed in the database: one short answer. */
+async function readTodayFingerprint(db: Database, viewer: LiveViewer, listStart: Date): Promise<string> {
+  const listed = db
+    .select({ createdAt: tokenRequests.createdAt, id: tokenRequests.id, entry: fingerprintEntry.as("entry") })
+    .from(tokenRequests)
+    .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
+    .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
+    .where(todayRowsCondition(viewer, listStart))
+    .orderBy(...todayRowsOrder)
+    .limit(TODAY_ROWS_MAX)
+    .as("listed");
+  const [answer] = await db
+    .select({ fingerprint: sql<string>`md5(coalesce(string_agg(${listed.entry}, ',' order by ${listed.createdAt} desc, ${listed.id} desc), ''))` })
+    .from(listed);
+  return answer!.fingerprint;
 }
 
 /**
- * GET /api/tokens?scope=today: one statement for the rows (each with an md5 of itself). The list's
- * version covers every row, the state derived now of each, their order and the viewer. `since`
- * equal to it → 304, nothing mapped; `since` a version this instance remembers → only the tokens
- * whose version changed, plus the order of all (a token no longer listed is dropped by the
- * client); otherwise the whole list.
+ * The first moment after `now` at which time alone may change what the list shows of this row
+ * (see derivedVersion): a call still pending becomes shown, the 15 minutes run out, a used or
+ * expired token stops being followed. Early rather than late: a moment that changes nothing only
+ * costs one full read.
+ */
+function nextShownChangeMs(row: TokenRequest, settings: LiveViewSettings, now: Date): number {
+  // isShownAsToken: a pending call is shown once strictly older than the limit.
+  const moments = [row.createdAt.getTime() + pendingLimitMs(settings.issueTimeoutMs) + 1];
+  const { expiresAt } = deriveTokenState(factsFromRow(row), now, settings.follow);
+  if (expiresAt) moments.push(expiresAt.getTime(), expiresAt.getTime() + settings.follow.followUsedForMs);
+  return Math.min(...moments.filter((moment) => moment > now.getTime()));
+}
+
+/**
+ * GET /api/tokens?scope=today (ADR 0026, 0031). First the rows' fingerprint, one aggregate
+ * statement: when the poll names the version this instance last answered this viewer, the rows
+ * still have the fingerprint it was built from and no row's state has reached a moment time alone
+ * changes (nextShownChangeMs), the answer is a 304 with nothing read into the app. Otherwise one
+ * statement for the rows (each with an md5 of itself); the list's version covers every row, the
+ * state derived now of each, their order and the viewer. `since` equal to it → 304, nothing mapped;
+ * `since` a version this instance remembers → only the tokens whose version changed, plus the order
+ * of all (a token no longer listed is dropped by the client); otherwise the whole list.
  */
 export async function listTodayTokensSince(
   db: Database,
@@ -195,20 +264,22 @@ export async function listTodayTokensSince(
   now = new Date(),
 ): Promise<ConditionalAnswer<TodayTokensAnswer>> {
   const listStart = todayListStart(now);
+  const listDay = listStart.toISOString().slice(0, 10);
+  const answeredKey = [viewer.userId, JSON.stringify(viewer.scope), listDay].join("|");
+  const answered = since === null ? undefined : todayAnswered.get(answeredKey);
+  if (answered && answered.version === since && now.getTime() < answered.unchangedUntilMs) {
+    // The stored fingerprint was computed from the very rows its version was built from, so a
+    // match means the rows are what that version shows.
+    if ((await readTodayFingerprint(db, viewer, listStart)) === answered.fingerprint) return { status: 304, etag: `"${answered.version}"` };
+  }
   const rows = await db
     .select({ ...summaryColumns, rowHash: shownRowHash })
     .from(tokenRequests)
     .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
     .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
-    .where(
-      and(
-        gte(tokenRequests.createdAt, listStart),
-        inArray(tokenRequests.outcome, ["issued", "outcome_unknown", "pending"]),
-        branchScopeCondition(viewer.scope, tokenRequests.branchId),
-      ),
-    )
-    .orderBy(desc(tokenRequests.createdAt))
-    .limit(300);
+    .where(todayRowsCondition(viewer, listStart))
+    .orderBy(...todayRowsOrder)
+    .limit(TODAY_ROWS_MAX);
   const shown = rows
     .filter((joined) => isShownAsToken(joined.row, now, settings.issueTimeoutMs))
     // Stable sort: the viewer's own tokens first, each group still newest first.
@@ -218,12 +289,17 @@ export async function listTodayTokensSince(
     tokenVersions.set(joined.row.id, versionTag([joined.rowHash, joined.tellerName, derivedVersion(joined.row, settings, now)]));
   }
   const branchName = viewer.scope.kind === "branch" ? (rows[0]?.branchName ?? (await readBranchName(db, viewer.scope.branchId))) : null;
-  const version = versionTag(["today", viewer.userId, listStart.toISOString().slice(0, 10), branchName ?? "", ...[...tokenVersions].flat()]).slice(1, -1);
+  const version = versionTag(["today", viewer.userId, listDay, branchName ?? "", ...[...tokenVersions].flat()]).slice(1, -1);
+  // An empty list's branch name is read apart from its (empty) fingerprint: not remembered.
+  if (rows.length > 0) {
+    const unchangedUntilMs = Math.min(...rows.map((joined) => nextShownChangeMs(joined.row, settings, now)));
+    rememberBounded(todayAnswered, answeredKey, { fingerprint: fingerprintOf(rows), version, unchangedUntilMs }, ANSWERED_MAX);
+  }
   const etag = `"${version}"`;
   if (since !== null && (since === version || matchesTag(since, etag))) return { status: 304, etag };
   const known = since === null ? undefined : todaySnapshots.get(since);
   const sinceVersion = since ?? "";
-  rememberSnapshot(version, tokenVersions);
+  rememberBounded(todaySnapshots, version, tokenVersions, SNAPSHOTS_MAX);
   const serverNow = now.toISOString();
   if (!known) {
     return { status: 200, etag, body: { serverNow, version, branchName, tokens: shown.map((joined) => toSummary(joined, viewer, settings, now)) } };

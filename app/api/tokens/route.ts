@@ -15,6 +15,7 @@ export const dynamic = "force-dynamic";
  * `watch=0`: the same list for the result notifier on other pages, counting nothing as watched.
  * Changes only (ADR 0026): `since=<version>` (or `If-None-Match`) of the last answer gets a 304 when
  * nothing changed, or only the changed tokens and the order of all (lib/live/today-delta.ts).
+ * An unchanged list's 304 reads no row into the app: a fingerprint of the rows decides (ADR 0031).
  */
 export const GET = staffRoute({ permission: "tokens.view", countsAsActivity: false, timedAs: "today" }, async ({ request, staff, scope }) => {
   const requested = new URL(request.url).searchParams.get("scope") ?? "today";
