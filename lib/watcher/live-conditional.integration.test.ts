@@ -115,9 +115,16 @@ function defineConditionalTests(label: string, createScratch: () => Promise<Scra
         const first = await tokenAnswer(id, null);
         expect(first.status).toBe(200);
         await recordViews(scratch.opened.db, [id], new Date(), 2_000);
-        await scratch.opened.db.update(tokenRequests).set({ lastCheckedAt: new Date(), leaseOwner: "w1", pollFailures: 0 }).where(eq(tokenRequests.id, id));
-        expect(await tokenAnswer(id, first.etag)).toEqual({ status: 304, etag: first.etag });
-        expect((await tokenAnswer(id, `W/${first.etag}, "other"`)).status).toBe(304);
+        // A poll that learnt nothing: the watcher's bookkeeping and the time of the same answer.
+        await scratch.opened.db
+          .update(tokenRequests)
+          .set({ lastCheckedAt: new Date(), leaseOwner: "w1", pollFailures: 0, lastUpstreamState: "NOT_USED", lastUpstreamStateAt: new Date() })
+          .where(eq(tokenRequests.id, id));
+        const learntNothing = await tokenAnswer(id, null);
+        await scratch.opened.db.update(tokenRequests).set({ lastUpstreamStateAt: new Date(Date.now() + 1_000), nextPollAt: new Date() }).where(eq(tokenRequests.id, id));
+        expect((await tokenAnswer(id, learntNothing.etag)).status).toBe(304);
+        expect(await tokenAnswer(id, learntNothing.etag)).toEqual({ status: 304, etag: learntNothing.etag });
+        expect((await tokenAnswer(id, `W/${learntNothing.etag}, "other"`)).status).toBe(304);
       });
 
       it("answers 200 with the new state when the service's state changed", async () => {
@@ -192,10 +199,29 @@ function defineConditionalTests(label: string, createScratch: () => Promise<Scra
         const afterNew = await wholeListVersion();
         expect(afterNew).not.toBe(version);
         await recordViews(scratch.opened.db, [a], new Date(), 2_000);
-        await scratch.opened.db.update(tokenRequests).set({ lastCheckedAt: new Date(), leaseOwner: "w1", lastAnswerAt: new Date() }).where(eq(tokenRequests.id, a));
+        await scratch.opened.db
+          .update(tokenRequests)
+          .set({ lastCheckedAt: new Date(), leaseOwner: "w1", lastAnswerAt: new Date(), lastUpstreamStateAt: new Date() })
+          .where(eq(tokenRequests.id, a));
         const recorded = recordingSelects(scratch.opened.db);
         expect((await listTodayTokensSince(recorded.db, viewer, settings, afterNew)).status).toBe(304);
         expect(recorded.selected).toEqual([["createdAt", "id", "entry"], ["fingerprint"]]);
+      });
+
+      it("reads the rows again when the service answers after a fault: the notice that it is not answering goes", async () => {
+        const now = new Date();
+        const faulted = await newToken();
+        const faultAt = new Date(now.getTime() - 5_000);
+        await scratch.opened.db
+          .update(tokenRequests)
+          .set({ lastFaultCode: "UPSTREAM_TIMEOUT", lastFaultAt: faultAt, faultSince: faultAt, lastAnswerAt: new Date(now.getTime() - 10_000) })
+          .where(eq(tokenRequests.id, faulted));
+        const version = await wholeListVersion(now);
+        expect((await listTodayTokensSince(scratch.opened.db, viewer, settings, version, now)).status).toBe(304);
+
+        await scratch.opened.db.update(tokenRequests).set({ lastAnswerAt: now, lastUpstreamStateAt: now }).where(eq(tokenRequests.id, faulted));
+        const delta = await changedSince(version, now);
+        expect(delta.changed.map((token) => [token.id, token.serviceProblem])).toEqual([[faulted, null]]);
       });
 
       it("reads the rows again when a token changed, a teller was renamed, time ran a token out or a call left pending became shown", async () => {

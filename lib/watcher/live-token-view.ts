@@ -32,11 +32,13 @@ const uuidSchema = z.uuid();
 
 /**
  * An md5 of a token row minus the watcher's bookkeeping (when to poll next, its lease, when it
- * last looked, when someone viewed it) and `last_answer_at` (which moves every poll; the detail's
- * version follows it coarsely, see getLiveTokenIfChanged): what a viewer sees changes it, a poll that
- * learnt nothing does not.
+ * last looked, when someone viewed it) and the two times every answer moves: `last_answer_at`
+ * (the detail's version follows it coarsely, see getLiveTokenIfChanged; whether it is later than
+ * the last fault is what a viewer sees of it, see fingerprintEntry) and `last_upstream_state_at`
+ * (kept only to order answers that arrive out of order; shown nowhere). What a viewer sees changes
+ * it; a poll that learnt nothing does not.
  */
-const shownRowHash = sql<string>`md5((to_jsonb(${tokenRequests}) - '{next_poll_at,lease_owner,lease_until,poll_failures,last_checked_at,last_viewed_at,updated_at,last_answer_at}'::text[])::text)`;
+const shownRowHash = sql<string>`md5((to_jsonb(${tokenRequests}) - '{next_poll_at,lease_owner,lease_until,poll_failures,last_checked_at,last_viewed_at,updated_at,last_answer_at,last_upstream_state_at}'::text[])::text)`;
 
 const summaryColumns = { row: tokenRequests, branchName: branches.name, tellerName: authUsers.name };
 type Joined = { row: TokenRequest; branchName: string; tellerName: string };
@@ -204,15 +206,19 @@ const todayRowsOrder = [desc(tokenRequests.createdAt), desc(tokenRequests.id)];
 const TODAY_ROWS_MAX = 300;
 
 /**
- * One entry of the fingerprint per row, in list order: the id, the shown-row hash and the names
+ * One entry of the fingerprint per row, in list order: the id, the shown-row hash, whether the
+ * service has answered since its last fault (an answer after a fault clears the "service not
+ * answering" notice, and moves only `last_answer_at`, which the hash leaves out) and the names
  * shown with it. The database and the app build the same text, so their md5s agree.
  */
-const fingerprintEntry = sql<string>`${tokenRequests.id}::text || ':' || ${shownRowHash} || ':' || ${authUsers.name} || ':' || ${branches.name}`;
+const fingerprintEntry = sql<string>`${tokenRequests.id}::text || ':' || ${shownRowHash} || ':' || coalesce(${tokenRequests.lastAnswerAt} >= ${tokenRequests.lastFaultAt}, false)::text || ':' || ${authUsers.name} || ':' || ${branches.name}`;
 
 function fingerprintOf(rows: ReadonlyArray<Joined & { rowHash: string }>): string {
-  return createHash("md5")
-    .update(rows.map((joined) => `${joined.row.id}:${joined.rowHash}:${joined.tellerName}:${joined.branchName}`).join(","))
-    .digest("hex");
+  const entry = ({ row, rowHash, tellerName, branchName }: Joined & { rowHash: string }) => {
+    const isAnsweredSinceFault = row.lastAnswerAt !== null && row.lastFaultAt !== null && row.lastAnswerAt.getTime() >= row.lastFaultAt.getTime();
+    return `${row.id}:${rowHash}:${isAnsweredSinceFault}:${tellerName}:${branchName}`;
+  };
+  return createHash("md5").update(rows.map(entry).join(",")).digest("hex");
 }
 
 /** The fingerprint of today's rows as they are now, computed in the database: one short answer. */
