@@ -35,6 +35,12 @@ export const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
       .optional(),
+    /**
+     * The poll routes' statements prepared once per PostgreSQL connection under a name (lib/db/prepared.ts).
+     * Off for a transaction-pooling proxy that cannot keep them (PgBouncer before 1.21, or without
+     * `max_prepared_statements`): the same statements, parsed on every run.
+     */
+    DATABASE_NAMED_STATEMENTS: z.stringbool().default(true),
     PGLITE_DATA_DIR: z.string().min(1).default(".data/pglite"),
     /**
      * How often the app vacuums the embedded database, which has no autovacuum of its own

@@ -1,9 +1,10 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { headers } from "next/headers";
 import { cache } from "react";
 import { recordAuditEvent } from "@/lib/audit";
 import { getDb } from "@/lib/db/client";
+import { builtOncePerDatabase } from "@/lib/db/prepared";
 import { authSessions, authUsers, branches, staffProfiles } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -33,19 +34,9 @@ type ResolveOptions = {
   countsAsActivity: boolean;
 };
 
-/**
- * Reads the session cookie in `requestHeaders` and checks it against every rule, in ONE statement
- * (ADR 0026): the signed cookie is verified in process, then session ⋈ user ⋈ staff profile ⋈
- * branch by its token. Nothing is cached between requests, so a sign-out (the row is deleted), a
- * disabled account and the idle limit take effect on the very next request.
- */
-export async function resolveSession(requestHeaders: Headers, options: ResolveOptions): Promise<SessionOutcome> {
-  const settings = env();
-  const token = verifiedSessionToken(requestHeaders.get("cookie"), settings.AUTH_SECRET);
-  if (!token) return { staff: null };
-  const db = await getDb();
-  const now = new Date();
-  const [found] = await db
+/** The one statement of the session check, built once (lib/db/prepared.ts). */
+const sessionByToken = builtOncePerDatabase("session_by_token", (db) =>
+  db
     .select({
       sessionId: authSessions.id,
       createdAt: authSessions.createdAt,
@@ -66,7 +57,22 @@ export async function resolveSession(requestHeaders: Headers, options: ResolveOp
     .innerJoin(authUsers, eq(authUsers.id, authSessions.userId))
     .leftJoin(staffProfiles, eq(staffProfiles.userId, authUsers.id))
     .leftJoin(branches, eq(branches.id, staffProfiles.branchId))
-    .where(eq(authSessions.token, token));
+    .where(eq(authSessions.token, sql.placeholder("token"))),
+);
+
+/**
+ * Reads the session cookie in `requestHeaders` and checks it against every rule, in ONE statement
+ * (ADR 0026): the signed cookie is verified in process, then session ⋈ user ⋈ staff profile ⋈
+ * branch by its token. Nothing is cached between requests, so a sign-out (the row is deleted), a
+ * disabled account and the idle limit take effect on the very next request.
+ */
+export async function resolveSession(requestHeaders: Headers, options: ResolveOptions): Promise<SessionOutcome> {
+  const settings = env();
+  const token = verifiedSessionToken(requestHeaders.get("cookie"), settings.AUTH_SECRET);
+  if (!token) return { staff: null };
+  const db = await getDb();
+  const now = new Date();
+  const [found] = await sessionByToken(db).execute({ token });
   if (!found) return { staff: null };
   const session = { id: found.sessionId, createdAt: found.createdAt };
   const user = { id: found.userId, username: found.username, name: found.name };

@@ -4,6 +4,7 @@ import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { assertInBranchScope, branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Database } from "@/lib/db/client";
+import { builtOncePerDatabase } from "@/lib/db/prepared";
 import { authUsers, branches, tokenEvents, tokenRequests, type TokenEvent, type TokenRequest } from "@/lib/db/schema";
 import { AppError, errorCatalog, type ErrorCode } from "@/lib/errors";
 import { displayContact, displayIdNumber } from "@/lib/compliance/erasure-note";
@@ -58,6 +59,27 @@ export async function getLiveToken(
   return answer.body;
 }
 
+/**
+ * The token route's one statement, built once per database (lib/db/prepared.ts): the token, its
+ * branch, its teller, the shown-row hash and its events. Two forms, as branchScopeCondition has
+ * two: any branch (head office), or the viewer's branch, bound when it runs.
+ */
+function selectLiveToken(db: Database) {
+  return db
+    .select({
+      ...summaryColumns,
+      rowHash: shownRowHash,
+      events: sql<RawEvent[]>`coalesce((select json_agg(json_build_object('id', e.id, 'at', e.at, 'type', e.type, 'details', e.details) order by e.at, e.id) from ${tokenEvents} e where e.token_request_id = ${tokenRequests.id}), '[]'::json)`,
+    })
+    .from(tokenRequests)
+    .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
+    .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId));
+}
+const liveTokenOfAnyBranch = builtOncePerDatabase("live_token_of_any_branch", (db) => selectLiveToken(db).where(eq(tokenRequests.id, sql.placeholder("id"))));
+const liveTokenOfBranch = builtOncePerDatabase("live_token_of_branch", (db) =>
+  selectLiveToken(db).where(and(eq(tokenRequests.id, sql.placeholder("id")), eq(tokenRequests.branchId, sql.placeholder("branchId")))),
+);
+
 /** A conditional answer: 304 (nothing the viewer sees changed) or 200 with the body. */
 export type ConditionalAnswer<T> = { status: 304; etag: string } | { status: 200; etag: string; body: T };
 
@@ -76,16 +98,8 @@ export async function getLiveTokenIfChanged(
   now = new Date(),
 ): Promise<ConditionalAnswer<LiveTokenResponse>> {
   if (!uuidSchema.safeParse(id).success) throw new AppError("NOT_FOUND", "token request id is not a uuid");
-  const [found] = await db
-    .select({
-      ...summaryColumns,
-      rowHash: shownRowHash,
-      events: sql<RawEvent[]>`coalesce((select json_agg(json_build_object('id', e.id, 'at', e.at, 'type', e.type, 'details', e.details) order by e.at, e.id) from ${tokenEvents} e where e.token_request_id = ${tokenRequests.id}), '[]'::json)`,
-    })
-    .from(tokenRequests)
-    .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
-    .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
-    .where(and(eq(tokenRequests.id, id), branchScopeCondition(viewer.scope, tokenRequests.branchId)));
+  const [found] =
+    viewer.scope.kind === "all" ? await liveTokenOfAnyBranch(db).execute({ id }) : await liveTokenOfBranch(db).execute({ id, branchId: viewer.scope.branchId });
   if (!found || !isShownAsToken(found.row)) throw new AppError("NOT_FOUND", `token request ${id} not found in scope`);
   assertInBranchScope(viewer.scope, found.row.branchId, "token request");
   const lastEvent = found.events.at(-1);
@@ -221,20 +235,39 @@ function fingerprintOf(rows: ReadonlyArray<Joined & { rowHash: string }>): strin
   return createHash("md5").update(rows.map(entry).join(",")).digest("hex");
 }
 
-/** The fingerprint of today's rows as they are now, computed in the database: one short answer. */
-async function readTodayFingerprint(db: Database, viewer: LiveViewer, listStart: Date): Promise<string> {
+/**
+ * The fingerprint of today's rows as they are now, computed in the database: one short answer.
+ * The same rows as todayRowsCondition, order and limit, with the list's start and the branch
+ * bound when it runs (two forms, as branchScopeCondition has two).
+ */
+function selectTodayFingerprint(db: Database, isOneBranch: boolean) {
   const listed = db
     .select({ createdAt: tokenRequests.createdAt, id: tokenRequests.id, entry: fingerprintEntry.as("entry") })
     .from(tokenRequests)
     .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
     .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
-    .where(todayRowsCondition(viewer, listStart))
+    .where(
+      and(
+        gte(tokenRequests.createdAt, sql.placeholder("listStart")),
+        inArray(tokenRequests.outcome, ["issued", "outcome_unknown", "pending"]),
+        isOneBranch ? eq(tokenRequests.branchId, sql.placeholder("branchId")) : undefined,
+      ),
+    )
     .orderBy(...todayRowsOrder)
     .limit(TODAY_ROWS_MAX)
     .as("listed");
-  const [answer] = await db
+  return db
     .select({ fingerprint: sql<string>`md5(coalesce(string_agg(${listed.entry}, ',' order by ${listed.createdAt} desc, ${listed.id} desc), ''))` })
     .from(listed);
+}
+const todayFingerprintOfAnyBranch = builtOncePerDatabase("today_fingerprint_of_any_branch", (db) => selectTodayFingerprint(db, false));
+const todayFingerprintOfBranch = builtOncePerDatabase("today_fingerprint_of_branch", (db) => selectTodayFingerprint(db, true));
+
+async function readTodayFingerprint(db: Database, viewer: LiveViewer, listStart: Date): Promise<string> {
+  const [answer] =
+    viewer.scope.kind === "all"
+      ? await todayFingerprintOfAnyBranch(db).execute({ listStart: listStart.toISOString() })
+      : await todayFingerprintOfBranch(db).execute({ listStart: listStart.toISOString(), branchId: viewer.scope.branchId });
   return answer!.fingerprint;
 }
 
