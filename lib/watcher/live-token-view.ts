@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { assertInBranchScope, branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Database } from "@/lib/db/client";
@@ -32,14 +32,34 @@ export type LiveViewSettings = {
 const uuidSchema = z.uuid();
 
 /**
- * An md5 of a token row minus the watcher's bookkeeping (when to poll next, its lease, when it
- * last looked, when someone viewed it) and the two times every answer moves: `last_answer_at`
- * (the detail's version follows it coarsely, see getLiveTokenIfChanged; whether it is later than
- * the last fault is what a viewer sees of it, see fingerprintEntry) and `last_upstream_state_at`
- * (kept only to order answers that arrive out of order; shown nowhere). What a viewer sees changes
- * it; a poll that learnt nothing does not.
+ * The columns of a token row no viewer sees: the watcher's bookkeeping (when to poll next, its
+ * lease, when it last looked, when someone viewed it) and the two times every answer moves:
+ * `last_answer_at` (the detail's version follows it coarsely, see getLiveTokenIfChanged; whether
+ * it is later than the last fault is what a viewer sees of it, see fingerprintEntry) and
+ * `last_upstream_state_at` (kept only to order answers that arrive out of order).
  */
-const shownRowHash = sql<string>`md5((to_jsonb(${tokenRequests}) - '{next_poll_at,lease_owner,lease_until,poll_failures,last_checked_at,last_viewed_at,updated_at,last_answer_at,last_upstream_state_at}'::text[])::text)`;
+export const unshownTokenColumns: ReadonlySet<string> = new Set([
+  "next_poll_at",
+  "lease_owner",
+  "lease_until",
+  "poll_failures",
+  "last_checked_at",
+  "last_viewed_at",
+  "last_answer_at",
+  "last_upstream_state_at",
+]);
+
+/**
+ * An md5 of every other column of the row, as PostgreSQL writes the row as text: what a viewer
+ * sees changes it; a poll that learnt nothing does not. The columns come from the schema, so a
+ * new column counts unless it is added above. (A row value as text costs PostgreSQL about a third
+ * of the same row as jsonb minus keys, and the today fingerprint computes it for every row on each
+ * poll: docs/performance.md.)
+ */
+const shownRowHash = sql<string>`md5(row(${sql.join(
+  Object.values(getTableColumns(tokenRequests)).filter((column) => !unshownTokenColumns.has(column.name)),
+  sql`, `,
+)})::text)`;
 
 const summaryColumns = { row: tokenRequests, branchName: branches.name, tellerName: authUsers.name };
 type Joined = { row: TokenRequest; branchName: string; tellerName: string };
