@@ -109,7 +109,7 @@ export function ReconciliationSheet({ sheet, preparedBy, bankName, signOffForm }
                 {sheet.followUp.map((row) => (
                   <TableRow key={row.id} className="break-inside-avoid" data-testid="follow-up-row">
                     <TableCell className="whitespace-nowrap tabular-nums">{formatBankDateTime(row.createdAt).slice(11)}</TableCell>
-                    <TableCell className="font-mono">
+                    <TableCell className="font-mono whitespace-nowrap">
                       <Link href={`/review/tokens/${row.id}`} className="font-semibold text-brand-700 hover:underline print:font-normal print:text-black">
                         {row.token ?? "no token"}
                       </Link>

@@ -13,6 +13,7 @@ import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from "luci
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useMemo, useTransition } from "react";
+import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { reviewKindLabels, reviewSortKeys, toSearchParams, type ReviewListQuery, type ReviewSortKey } from "@/lib/review/filters";
@@ -240,18 +241,19 @@ export function ReviewTokenTable({ rows, query, total, isCountCapped, pageCount,
   );
 }
 
+/** A page link styled as the small secondary button (44 px tall on a touch screen, as every small button). */
 function PageLink({ href, isDisabled, label, children }: { href: string; isDisabled: boolean; label: string; children: React.ReactNode }) {
-  const className = "inline-flex h-9 items-center gap-1 rounded-control border border-line-strong bg-surface px-3 text-sm font-semibold text-ink pointer-coarse:h-11";
-  if (isDisabled) {
-    return (
-      <span aria-disabled="true" aria-label={label} className={cn(className, "opacity-50")}>
-        {children}
-      </span>
-    );
-  }
   return (
-    <Link href={href} aria-label={label} className={cn(className, "hover:bg-surface-sunken")} scroll={false}>
-      {children}
-    </Link>
+    <Button asChild variant="secondary" size="sm" className={cn("gap-1", isDisabled && "pointer-events-none opacity-50")}>
+      {isDisabled ? (
+        <span aria-disabled="true" aria-label={label}>
+          {children}
+        </span>
+      ) : (
+        <Link href={href} aria-label={label} scroll={false}>
+          {children}
+        </Link>
+      )}
+    </Button>
   );
 }

@@ -5,7 +5,12 @@ import { builtOncePerDatabase } from "./prepared";
 /** A stand-in for drizzle's query builder: records each build and the name it is prepared under. */
 function recordingBuilder() {
   const builds: string[] = [];
-  const build = (db: Database) => ({ prepare: (name: string) => builds.push(`${(db as unknown as { label: string }).label}:${name}`) && { name } });
+  const build = (db: Database) => ({
+    prepare: (name: string) => {
+      builds.push(`${(db as unknown as { label: string }).label}:${name}`);
+      return { name };
+    },
+  });
   return { builds, build };
 }
 const database = (label: string) => ({ label }) as unknown as Database;

@@ -1,31 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { LiveTokenSummary } from "@/lib/watcher/live-token-dto";
 import { newNoticeWatch, tokensThatEnded } from "./result-notices";
+import { liveTokenSummary } from "./testing/live-token-summary";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 26, 10, minute)).toISOString();
 
 function token(id: string, { createdAt = at(0), finishedAt = null as string | null, isFinal = false, isMine = true } = {}): LiveTokenSummary {
-  return {
-    id,
-    token: `T${id}`,
-    kind: "fingerprint",
-    idType: "GHANA_CARD",
-    idTypeLabel: "Ghana Card",
-    maskedIdNumber: "•••• 7890",
-    reference: `R${id}`,
-    state: isFinal ? "successful" : "waiting",
-    stateLabel: isFinal ? "Successful" : "Waiting",
-    isFinal,
-    outcomeUnknownReason: null,
-    serviceProblem: null,
-    createdAt,
-    issuedAt: createdAt,
-    expiresAt: null,
-    finishedAt,
-    tellerName: "Ama",
-    isMine,
-    result: null,
-  };
+  return liveTokenSummary(id, { createdAt, issuedAt: createdAt, finishedAt, isFinal, isMine, ...(isFinal ? { state: "successful", stateLabel: "Successful" } : {}) });
 }
 
 const ids = (tokens: LiveTokenSummary[]) => tokens.map((ended) => ended.id);

@@ -1,31 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LiveTokenSummary, TodayTokensResponse } from "@/lib/watcher/live-token-dto";
+import { liveTokenSummary } from "./testing/live-token-summary";
 import { mergeTodayAnswer, todayListUrl, unchangedTodayList } from "./today-delta";
 
-function token(id: string, stateLabel = "Waiting"): LiveTokenSummary {
-  return {
-    id,
-    token: `T${id}`,
-    kind: "fingerprint",
-    idType: "GHANA_CARD",
-    idTypeLabel: "Ghana Card",
-    maskedIdNumber: "•••• 7890",
-    reference: `R${id}`,
-    state: "waiting",
-    stateLabel,
-    isFinal: false,
-    outcomeUnknownReason: null,
-    serviceProblem: null,
-    createdAt: "2026-11-24T10:00:00.000Z",
-    issuedAt: "2026-11-24T10:00:01.000Z",
-    expiresAt: "2026-11-24T10:15:01.000Z",
-    finishedAt: null,
-    tellerName: "Ama",
-    isMine: true,
-    result: null,
-  };
-}
+const token = (id: string, stateLabel = "Waiting") => liveTokenSummary(id, { stateLabel });
 
 const list = (version: string, tokens: LiveTokenSummary[]): TodayTokensResponse => ({ serverNow: "2026-11-24T10:00:00.000Z", version, branchName: "Accra", tokens });
 

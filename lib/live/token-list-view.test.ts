@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { LiveTokenSummary } from "@/lib/watcher/live-token-dto";
+import { liveTokenSummary } from "./testing/live-token-summary";
 import { pinOpenFirst, visibleTokens } from "./token-list-view";
 
 const token = (id: string, state: LiveTokenSummary["state"], fields: Partial<LiveTokenSummary> = {}): LiveTokenSummary =>
-  ({ id, token: `TOK${id}`, state, reference: `REF-${id}`, maskedIdNumber: "GHA-•••••016-4", isMine: true, ...fields }) as LiveTokenSummary;
+  liveTokenSummary(id, { token: `TOK${id}`, state, reference: `REF-${id}`, maskedIdNumber: "GHA-•••••016-4", ...fields });
 
 describe("the token list's view of today's tokens", () => {
   const tokens = [

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, desc, eq, getTableColumns, gte, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, inArray, sql, type Placeholder } from "drizzle-orm";
 import { z } from "zod";
 import { assertInBranchScope, branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Database } from "@/lib/db/client";
@@ -228,12 +228,15 @@ function rememberBounded<T>(map: Map<string, T>, key: string, value: T, max: num
   if (map.size > max) map.delete(map.keys().next().value!);
 }
 
-/** The rows today's list is built from: one condition and one order for the list and its fingerprint. */
-function todayRowsCondition(viewer: LiveViewer, listStart: Date) {
+/**
+ * The rows today's list is built from: one condition for the list and its fingerprint. `branchId`
+ * null means every branch (head office); the fingerprint passes placeholders, bound when it runs.
+ */
+function todayRowsCondition(listStart: Date | Placeholder, branchId: string | Placeholder | null) {
   return and(
     gte(tokenRequests.createdAt, listStart),
     inArray(tokenRequests.outcome, ["issued", "outcome_unknown", "pending"]),
-    branchScopeCondition(viewer.scope, tokenRequests.branchId),
+    branchId === null ? undefined : eq(tokenRequests.branchId, branchId),
   );
 }
 const todayRowsOrder = [desc(tokenRequests.createdAt), desc(tokenRequests.id)];
@@ -257,8 +260,8 @@ function fingerprintOf(rows: ReadonlyArray<Joined & { rowHash: string }>): strin
 
 /**
  * The fingerprint of today's rows as they are now, computed in the database: one short answer.
- * The same rows as todayRowsCondition, order and limit, with the list's start and the branch
- * bound when it runs (two forms, as branchScopeCondition has two).
+ * The same rows, order and limit as the list, with the list's start and the branch bound when it
+ * runs (two forms, as branchScopeCondition has two).
  */
 function selectTodayFingerprint(db: Database, isOneBranch: boolean) {
   const listed = db
@@ -266,13 +269,7 @@ function selectTodayFingerprint(db: Database, isOneBranch: boolean) {
     .from(tokenRequests)
     .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
     .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
-    .where(
-      and(
-        gte(tokenRequests.createdAt, sql.placeholder("listStart")),
-        inArray(tokenRequests.outcome, ["issued", "outcome_unknown", "pending"]),
-        isOneBranch ? eq(tokenRequests.branchId, sql.placeholder("branchId")) : undefined,
-      ),
-    )
+    .where(todayRowsCondition(sql.placeholder("listStart"), isOneBranch ? sql.placeholder("branchId") : null))
     .orderBy(...todayRowsOrder)
     .limit(TODAY_ROWS_MAX)
     .as("listed");
@@ -336,7 +333,7 @@ export async function listTodayTokensSince(
     .from(tokenRequests)
     .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
     .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
-    .where(todayRowsCondition(viewer, listStart))
+    .where(todayRowsCondition(listStart, viewer.scope.kind === "all" ? null : viewer.scope.branchId))
     .orderBy(...todayRowsOrder)
     .limit(TODAY_ROWS_MAX);
   const shown = rows
