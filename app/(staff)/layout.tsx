@@ -5,9 +5,9 @@ import { ChimeToggle } from "@/components/shell/chime-toggle";
 import { IdleSessionGuard } from "@/components/shell/idle-session-guard";
 import { navItemsFor } from "@/components/shell/nav-items";
 import { SignOutButton } from "@/components/shell/sign-out-button";
-import { ResultNotifier } from "@/components/shell/result-notifier";
+import { DeferredResultNotifier } from "@/components/shell/deferred-result-notifier";
 import { StaffNav } from "@/components/shell/staff-nav";
-import { LiveQueryProvider } from "@/components/token-live/live-query-provider";
+import { LiveQueryScope } from "@/components/token-live/live-query-scope";
 import { requireStaff } from "@/lib/auth/pages";
 import { hasPermission } from "@/lib/auth/permissions";
 import { roleLabels } from "@/lib/auth/roles";
@@ -18,15 +18,16 @@ import { env } from "@/lib/env";
  * The shell of every signed-in page: who is signed in (name, role, branch), the navigation their
  * role may use, sign-out, and the idle-session warning; for those who issue tokens, the notices of
  * results and the chime switch. Each page still checks its own permission: a layout does not
- * re-run on every navigation. One query client for the whole shell (it lives as long as the
- * layout), so the dashboard and the result notifier share one poll.
+ * re-run on every navigation. The live screens and the result notifier share one query client
+ * (one poll of today's list), emptied when the shell is left (LiveQueryScope).
  */
 export default async function StaffLayout({ children }: { children: ReactNode }) {
   const staff = await requireStaff();
   const whoDetail = `${roleLabels[staff.role]} · ${staff.branch.name}`;
   const issuesTokens = hasPermission(staff.role, "tokens.issue");
   return (
-    <LiveQueryProvider>
+    <>
+      <LiveQueryScope />
       <div className="flex min-h-screen flex-col">
         {/* The first stop of the Tab key: past the navigation straight to the page's work. */}
         <a
@@ -56,12 +57,12 @@ export default async function StaffLayout({ children }: { children: ReactNode })
         <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 sm:py-8">
           {children}
         </main>
-        {issuesTokens ? <ResultNotifier userId={staff.userId} /> : null}
+        {issuesTokens ? <DeferredResultNotifier userId={staff.userId} /> : null}
         <IdleSessionGuard
           idleMinutes={env().SESSION_IDLE_MINUTES}
           initial={sessionTimeLeft(staff.session)}
         />
       </div>
-    </LiveQueryProvider>
+    </>
   );
 }

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { homeActionsFor, type HomeActionIcon } from "@/components/staff/home-actions";
 import { LiveDashboard } from "@/components/token-live/live-dashboard";
+import { LiveQueryProvider } from "@/components/token-live/live-query-provider";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
@@ -88,15 +89,17 @@ async function TellerDesk({ staffName, description, staff }: { staffName: string
           </div>
         }
       />
-      <LiveDashboard
-        initial={initial}
-        emptyAction={
-          <>
-            Start with <Link href="/tokens/new/fingerprint" className="font-semibold text-brand-700 underline">a fingerprint token</Link> for a
-            customer at the counter, or <Link href="/tokens/new/remote" className="font-semibold text-brand-700 underline">a remote token</Link>.
-          </>
-        }
-      />
+      <LiveQueryProvider>
+        <LiveDashboard
+          initial={initial}
+          emptyAction={
+            <>
+              Start with <Link href="/tokens/new/fingerprint" className="font-semibold text-brand-700 underline">a fingerprint token</Link> for a
+              customer at the counter, or <Link href="/tokens/new/remote" className="font-semibold text-brand-700 underline">a remote token</Link>.
+            </>
+          }
+        />
+      </LiveQueryProvider>
     </>
   );
 }

@@ -16,7 +16,7 @@ import { Input } from "@/components/ui/input";
 import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
 import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
 import { createPurposeSchema } from "@/lib/compliance/purpose-schemas";
-import { ID_TYPES, idTypeLabels } from "@/lib/validation/token-forms";
+import { ID_TYPES, idTypeLabels } from "@/lib/validation/token-form-shape";
 
 type Values = z.input<typeof createPurposeSchema>;
 const fieldNames = ["name", "allowsFingerprint", "allowsRemote", "remoteIdTypes", "isActive"] as const;

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
+import { LiveQueryProvider } from "@/components/token-live/live-query-provider";
 import { StateBadge } from "@/components/token-live/state-badge";
 import { useTodayTokens } from "@/components/token-live/use-today-tokens";
 import type { Fetched } from "@/components/token-live/fetch-live";
@@ -25,7 +26,16 @@ type Notice = Pick<LiveTokenSummary, "id" | "token" | "state" | "kind" | "stateL
 const MAX_NOTICES = 4;
 const titlePrefix = /^\(\d+\) Results? · /;
 
+/** Loaded after the page (DeferredResultNotifier): it shows nothing until a poll has answered. */
 export function ResultNotifier({ userId }: { userId: string }) {
+  return (
+    <LiveQueryProvider>
+      <ResultNotices userId={userId} />
+    </LiveQueryProvider>
+  );
+}
+
+function ResultNotices({ userId }: { userId: string }) {
   const pathname = usePathname();
   const queryClient = useQueryClient();
   // Keeps today's list polled on every page (on the home page, the dashboard's own poll).

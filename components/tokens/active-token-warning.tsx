@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ActiveTokenSummary } from "@/lib/tokens/active-tokens";
 import { formatTime, issueOutcomeLabels, tokenKindLabels } from "@/lib/tokens/display";
-import { idTypeLabels, type IdType } from "@/lib/validation/token-forms";
+import { idTypeLabels, type IdType } from "@/lib/validation/token-form-shape";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 

@@ -1,18 +1,17 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { Fingerprint } from "lucide-react";
+import { useEffect } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import type { ActionResult } from "@/lib/actions/result";
 import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
 import type { IssueTokenResult } from "@/lib/tokens/issue-token";
 import {
   emptyFingerprintTokenForm,
-  fingerprintTokenFormSchema,
-  type FingerprintTokenActionInput,
   type FingerprintTokenForm as FingerprintTokenValues,
   type FingerprintTokenFormInput,
-} from "@/lib/validation/token-forms";
+} from "@/lib/validation/token-form-shape";
+import type { FingerprintTokenActionInput } from "@/lib/validation/token-forms";
 import { ConsentConfirmation, type ConsentWording } from "@/components/compliance/consent-confirmation";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -23,9 +22,12 @@ import { GhanaCardInput } from "./ghana-card-input";
 import { IssueFeedback } from "./issue-feedback";
 import { IssueProgress } from "./issue-progress";
 import { PurposeField } from "./purpose-field";
+import { loadTokenFormRules, rulesResolver } from "./rules-resolver";
 import { useTokenIssuing } from "./use-token-issuing";
 
 const fieldNames = ["ghanaCardNumber", "referenceId", "purpose", "consentAttested"] as const;
+
+const fingerprintResolver = rulesResolver<FingerprintTokenFormInput, FingerprintTokenValues>((rules) => rules.checkFingerprintTokenForm);
 
 export type FingerprintTokenAction = (input: FingerprintTokenActionInput) => Promise<ActionResult<IssueTokenResult>>;
 
@@ -54,11 +56,13 @@ export function FingerprintTokenForm({
   consent: ConsentWording;
 }) {
   const form = useForm<FingerprintTokenFormInput, unknown, FingerprintTokenValues>({
-    resolver: zodResolver(fingerprintTokenFormSchema),
+    resolver: fingerprintResolver,
     defaultValues: { ...defaultValues, consentAttested: false, consentWordingVersion: consent.version },
     mode: "onTouched",
     shouldFocusError: false,
   });
+  // The rules load now, after the page, so they are there when the first field is left.
+  useEffect(() => void loadTokenFormRules().catch(() => undefined), []);
   const { register, handleSubmit, formState, control } = form;
   const purpose = useWatch({ control, name: "purpose" });
   const { errors } = formState;

@@ -1,6 +1,5 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { ChevronDown, Send } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useForm, useWatch, type Path } from "react-hook-form";
@@ -8,19 +7,18 @@ import type { ActionResult } from "@/lib/actions/result";
 import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
 import type { IssueTokenResult } from "@/lib/tokens/issue-token";
 import { minimumAgeYears } from "@/lib/validation/identity-documents";
-import { phoneExample } from "@/lib/validation/phone";
+import { phoneExample } from "@/lib/validation/phone-format";
 import {
   emptyRemoteTokenForm,
   idFieldsByType,
   idTypeLabels,
-  remoteTokenFormSchema,
   type IdFieldName,
   type IdType,
   type RemoteOptionName,
-  type RemoteTokenActionInput,
   type RemoteTokenForm as RemoteTokenValues,
   type RemoteTokenFormInput,
-} from "@/lib/validation/token-forms";
+} from "@/lib/validation/token-form-shape";
+import type { RemoteTokenActionInput } from "@/lib/validation/token-forms";
 import { ConsentConfirmation, type ConsentWording } from "@/components/compliance/consent-confirmation";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -34,7 +32,10 @@ import { GhanaCardInput } from "./ghana-card-input";
 import { IssueFeedback } from "./issue-feedback";
 import { IssueProgress } from "./issue-progress";
 import { PurposeField, usePurposeIdTypes } from "./purpose-field";
+import { loadTokenFormRules, rulesResolver } from "./rules-resolver";
 import { useTokenIssuing } from "./use-token-issuing";
+
+const remoteResolver = rulesResolver<RemoteTokenFormInput, RemoteTokenValues>((rules) => rules.checkRemoteTokenForm);
 
 export type RemoteTokenAction = (input: RemoteTokenActionInput) => Promise<ActionResult<IssueTokenResult>>;
 
@@ -113,7 +114,7 @@ export function RemoteTokenForm({
   consent: ConsentWording;
 }) {
   const form = useForm<RemoteTokenFormInput, unknown, RemoteTokenValues>({
-    resolver: zodResolver(remoteTokenFormSchema),
+    resolver: remoteResolver,
     defaultValues: { ...defaultValues, consentAttested: false, consentWordingVersion: consent.version },
     mode: "onTouched",
     shouldFocusError: false,
@@ -125,6 +126,8 @@ export function RemoteTokenForm({
   const optionValues = useWatch({ control, name: optionNames });
   const [isMoreOpen, setIsMoreOpen] = useState(false);
   const hasOptionError = optionNames.some((name) => errors[name]);
+  // The rules load now, after the page, so they are there when the first field is left.
+  useEffect(() => void loadTokenFormRules().catch(() => undefined), []);
   // The teller arrives with the ID card in hand: the cursor starts in its number.
   useEffect(() => {
     form.setFocus(firstIdField(form.getValues("idType")));

@@ -5,7 +5,7 @@ import { recordAuditEvent, type DbExecutor } from "@/lib/audit";
 import { getDb } from "@/lib/db/client";
 import { consentWordings } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { consentMessages } from "@/lib/validation/token-forms";
+import { consentMessages } from "@/lib/validation/token-form-shape";
 
 /**
  * The consent wording tellers read to the customer (issue 14, ADR 0023). Versioned: publishing

@@ -1,4 +1,4 @@
-import { ID_TYPES, idTypeLabels, type IdType } from "@/lib/validation/token-forms";
+import { ID_TYPES, idTypeLabels, type IdType } from "@/lib/validation/token-form-shape";
 
 /**
  * The purpose policy check (issue 14): may a token of this kind, with this ID document, be issued

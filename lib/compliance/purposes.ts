@@ -4,7 +4,7 @@ import { recordAuditEvent, type DbExecutor } from "@/lib/audit";
 import { getDb } from "@/lib/db/client";
 import { verificationPurposes, type VerificationPurpose } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import type { IdType } from "@/lib/validation/token-forms";
+import type { IdType } from "@/lib/validation/token-form-shape";
 import { checkPurposePolicy, isPurposeOfferedFor, type PurposePolicy, type TokenKind } from "./purpose-policy";
 import type { PurposePolicyInput } from "./purpose-schemas";
 

@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { normalisedField, type Normalised } from "./normalised-field";
+import type { Normalised } from "./normalised";
 import { cleanPastedText, foreignDigitsMessage, hasForeignDigits } from "./pasted-text";
 
 /**
@@ -65,6 +64,3 @@ export function caretAfterFormatting(raw: string, caret: number, formatted: stri
   }
   return formatted.length;
 }
-
-/** The form field: any typed form in, `GHA-XXXXXXXXX-X` out. */
-export const ghanaCardNumberSchema = normalisedField(z.string({ error: ghanaCardMessages.required }), normaliseGhanaCardNumber);

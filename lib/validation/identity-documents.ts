@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { normalisedField, type Normalised } from "./normalised-field";
+import type { Normalised } from "./normalised";
 import { cleanPastedText, foreignDigitsMessage, hasForeignDigits } from "./pasted-text";
 
 /**
@@ -45,14 +44,6 @@ export function normaliseDocumentNumber(kind: DocumentKind, raw: string): Normal
   return { ok: true, value: compact };
 }
 
-function documentNumberSchema(kind: DocumentKind) {
-  return normalisedField(z.string({ error: `Enter the ${documentRules[kind].label}.` }), (raw) => normaliseDocumentNumber(kind, raw));
-}
-
-export const voterIdSchema = documentNumberSchema("voterId");
-export const passportNumberSchema = documentNumberSchema("passportNumber");
-export const driverLicenceNumberSchema = documentNumberSchema("driverLicenceNumber");
-
 // ─── Date of birth ───────────────────────────────────────────────────────────────────────────────
 
 /** The youngest holder of a Ghana driving licence (DVLA: 18) and a generous upper bound. */
@@ -97,5 +88,3 @@ export function ageOn(dateOfBirth: string, today: string): number {
   const years = Number(today.slice(0, 4)) - Number(dateOfBirth.slice(0, 4));
   return today.slice(5) >= dateOfBirth.slice(5) ? years : years - 1;
 }
-
-export const dateOfBirthSchema = normalisedField(z.string({ error: dateOfBirthMessages.required }), checkDateOfBirth);

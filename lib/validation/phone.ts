@@ -1,8 +1,8 @@
 import { parsePhoneNumberFromString, type MetadataJson } from "libphonenumber-js/core";
-import { z } from "zod";
 import ghanaMobileMetadata from "./ghana-mobile-metadata.json";
 import { cleanPastedText, foreignDigitsMessage, hasForeignDigits } from "./pasted-text";
-import { normalisedField, type Normalised } from "./normalised-field";
+import type { Normalised } from "./normalised";
+import { phoneExample } from "./phone-format";
 
 /**
  * Ghana mobile numbers, as the provider wants them: the 10-digit local form (`0241234567`).
@@ -16,8 +16,6 @@ const metadata = ghanaMobileMetadata as unknown as MetadataJson;
 
 /** `+44…` or `0044…`: a number dialled from abroad to a country other than Ghana. */
 const otherCountryCallingCode = /^(?:\+|00)(?!233)\d/;
-
-export const phoneExample = "024 123 4567";
 
 export const phoneMessages = {
   required: "Enter the customer's mobile number.",
@@ -40,11 +38,3 @@ export function normaliseGhanaMobile(raw: string): Normalised {
   if (parsed.countryCallingCode !== "233" || !parsed.isValid()) return { ok: false, message: phoneMessages.invalid };
   return { ok: true, value: `0${parsed.nationalNumber}` };
 }
-
-/** `0241234567` → `024 123 4567`, for reading aloud at the counter. */
-export function formatGhanaMobileForDisplay(localNumber: string): string {
-  const match = /^(\d{3})(\d{3})(\d{4})$/.exec(localNumber);
-  return match ? `${match[1]} ${match[2]} ${match[3]}` : localNumber;
-}
-
-export const ghanaMobileSchema = normalisedField(z.string({ error: phoneMessages.required }), normaliseGhanaMobile);

@@ -4,7 +4,8 @@ import { startSandbox, type RunningSandbox } from "@/sandbox/app";
 import { captureLogs } from "@/lib/upstream/test-helpers";
 import { createUpstreamClient, type UpstreamClient } from "@/lib/upstream";
 import { toFingerprintTokenRequest, toRemoteTokenRequest } from "./remote-token-payload";
-import { fingerprintTokenFormSchema, remoteTokenFormSchema, type IdType } from "./token-forms";
+import type { IdType } from "./token-form-shape";
+import { fingerprintTokenFormSchema, remoteTokenFormSchema } from "./token-forms";
 
 /**
  * Property: every value the forms accept becomes a request the service accepts. The sandbox

@@ -1,5 +1,5 @@
 import type { FingerprintTokenRequest, RemoteTokenRequest } from "@/lib/upstream/types";
-import type { FingerprintTokenForm, RemoteTokenForm } from "./token-forms";
+import type { FingerprintTokenForm, RemoteTokenForm } from "./token-form-shape";
 
 /**
  * The one mapping between the forms and the service's field names, both ways: form values to the

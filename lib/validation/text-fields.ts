@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { normalisedField, type Normalised } from "./normalised-field";
+import type { Normalised } from "./normalised";
 import { cleanPastedText, foreignDigitsMessage, hasControlCharacters, hasForeignDigits } from "./pasted-text";
 import { normaliseGhanaMobile } from "./phone";
 
@@ -44,15 +43,15 @@ export function normaliseReference(raw: string): Normalised {
   return asPhone?.ok ? asPhone : checked;
 }
 
-export const referenceSchema = normalisedField(z.string({ error: textMessages.referenceRequired }), normaliseReference);
-
 export function normalisePurpose(raw: string): Normalised {
   return checkFreeText(raw, purposeMaxLength, { required: textMessages.purposeRequired, tooLong: textMessages.purposeTooLong });
 }
 
-export const purposeSchema = normalisedField(z.string({ error: textMessages.purposeRequired }), normalisePurpose);
-
-const emailShape = z.email();
+/**
+ * zod's own e-mail pattern (`z.email()`), kept here so the browser checks an address without
+ * loading zod; text-fields.test.ts holds it equal to zod's.
+ */
+export const emailPattern = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
 
 /** Optional e-mail: empty means "not given"; otherwise a plausible address, trimmed. */
 export function normaliseOptionalEmail(raw: string | undefined): Normalised<string | undefined> {
@@ -62,8 +61,6 @@ export function normaliseOptionalEmail(raw: string | undefined): Normalised<stri
   if (cleaned === "") return { ok: true, value: undefined };
   if (cleaned.length > emailMaxLength) return { ok: false, message: textMessages.emailTooLong };
   if (hasForeignDigits(cleaned)) return { ok: false, message: textMessages.foreignDigits };
-  if (!emailShape.safeParse(cleaned).success) return { ok: false, message: textMessages.emailInvalid };
+  if (!emailPattern.test(cleaned)) return { ok: false, message: textMessages.emailInvalid };
   return { ok: true, value: cleaned };
 }
-
-export const optionalEmailSchema = normalisedField(z.string().optional(), normaliseOptionalEmail);

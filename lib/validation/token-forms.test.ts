@@ -1,15 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  deliveryMessage,
-  emptyRemoteTokenForm,
-  fingerprintTokenActionSchema,
-  fingerprintTokenFormSchema,
-  idNumberOf,
-  remoteTokenActionSchema,
-  remoteTokenFormSchema,
-  type RemoteTokenFormInput,
-} from "./token-forms";
+import { checkFingerprintTokenForm, checkRemoteTokenForm, type FormCheck } from "./token-form-rules";
+import { deliveryMessage, emptyRemoteTokenForm, ID_TYPES, idNumberOf, idTypeMessage, type RemoteTokenFormInput } from "./token-form-shape";
+import { fingerprintTokenActionSchema, fingerprintTokenFormSchema, remoteTokenActionSchema, remoteTokenFormSchema } from "./token-forms";
 import { mapServiceFieldErrors, toFingerprintTokenRequest, toRemoteTokenRequest } from "./remote-token-payload";
 
 const common = {
@@ -72,8 +66,8 @@ describe("remoteTokenFormSchema", () => {
     expect(remoteTokenFormSchema.safeParse({ ...common, referenceId: "r", idType: "PASSPORT", passportNumber: "G1234567", sendSms: false, email: "a@b.co" }).success).toBe(true);
   });
 
-  it("refuses an unknown ID type", () => {
-    expect(remoteTokenFormSchema.safeParse({ ...common, idType: "NHIS" }).success).toBe(false);
+  it("refuses an unknown ID type, by name", () => {
+    expect(fieldErrorsOf(remoteTokenFormSchema, { ...common, idType: "NHIS" })).toEqual({ idType: [idTypeMessage] });
   });
 
   it("gives the action schema the same field errors plus the key's", () => {
@@ -209,5 +203,82 @@ describe("mapServiceFieldErrors", () => {
     });
     expect(mapServiceFieldErrors("fingerprint", { id_number: ["x"] }).fieldErrors).toEqual({ ghanaCardNumber: ["The service says: x"] });
     expect(mapServiceFieldErrors("fingerprint", undefined)).toEqual({ fieldErrors: {}, otherMessages: [] });
+  });
+});
+
+/**
+ * The browser checks a form with the rules alone; the server parses it with zod schemas built from
+ * the same rules (ADR 0034). Both must give the same answer for any input: the same values, or the
+ * same message under the same fields.
+ */
+describe("the browser's check and the server's parse", () => {
+  function serverAnswer(schema: z.ZodType, input: unknown): FormCheck<unknown> {
+    const parsed = schema.safeParse(input);
+    if (parsed.success) return { ok: true, values: parsed.data };
+    const fieldErrors = z.flattenError(parsed.error).fieldErrors as Record<string, string[]>;
+    return { ok: false, fieldErrors: Object.fromEntries(Object.entries(fieldErrors).map(([name, messages]) => [name, messages[0]!])) };
+  }
+
+  // Values a teller (or a tampered request) may put in a field: good, bad, empty, missing, the wrong type.
+  const anyText = fc.oneof(
+    fc.constantFrom("", " ", "gha 123456789 0", "1234567890", "GHA-1", "+233 24 123 4567", "024 123 4567", "0301234567", "+44 20 7946 0958"),
+    fc.constantFrom("G1234567", "dl-1234", "DL/12-34", "1990-01-31", "2099-01-01", "1990-02-30", "ama@example.com", "ama@", "KYC refresh", "x".repeat(130)),
+    fc.constantFrom("١٢٣٤٥٦٧٨٩٠", "a\u0000b", "\u200b0241234567"),
+    fc.string({ maxLength: 20 }),
+    fc.constant(undefined),
+    fc.integer(),
+    fc.boolean(),
+  );
+  const anyFlag = fc.oneof(fc.boolean(), fc.boolean(), fc.constant(undefined), fc.constant("true"));
+  const anyVersion = fc.oneof(fc.constant(1), fc.constant(3), fc.constant(0), fc.double(), fc.constant("1"), fc.constant(undefined));
+
+  it("agree on the fingerprint form", () => {
+    fc.assert(
+      fc.property(
+        fc.record({ ghanaCardNumber: anyText, referenceId: anyText, purpose: anyText, consentAttested: anyFlag, consentWordingVersion: anyVersion }),
+        (input) => {
+          expect(checkFingerprintTokenForm(input)).toEqual(serverAnswer(fingerprintTokenFormSchema, input));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("agree on the remote form, for every ID type", () => {
+    const option = anyFlag;
+    fc.assert(
+      fc.property(
+        fc.record({
+          idType: fc.oneof(fc.constantFrom(...ID_TYPES), fc.constantFrom(...ID_TYPES), fc.constant("NHIS"), fc.constant(undefined)),
+          ghanaCardNumber: anyText,
+          voterId: anyText,
+          passportNumber: anyText,
+          driverLicenceNumber: anyText,
+          dateOfBirth: anyText,
+          phoneNumber: anyText,
+          referenceId: anyText,
+          purpose: anyText,
+          email: anyText,
+          sendSms: option,
+          skipInstructions: option,
+          captureLocation: option,
+          captureHomeAddress: option,
+          livenessOnly: option,
+          consentAttested: anyFlag,
+          consentWordingVersion: anyVersion,
+        }),
+        (input) => {
+          expect(checkRemoteTokenForm(input)).toEqual(serverAnswer(remoteTokenFormSchema, input));
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it("agree on a form a teller fills in well", () => {
+    const filled = { ...common, referenceId: "024 123 4567", idType: "DRIVER_LICENCE", driverLicenceNumber: "dl-1234", dateOfBirth: "1990-01-31" };
+    const check = checkRemoteTokenForm(filled);
+    expect(check.ok).toBe(true);
+    expect(check).toEqual(serverAnswer(remoteTokenFormSchema, filled));
   });
 });

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { LiveQueryProvider } from "@/components/token-live/live-query-provider";
 import { LiveTokenList } from "@/components/token-live/live-token-list";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
@@ -35,7 +36,9 @@ export default async function TokensPage() {
           ) : null
         }
       />
-      <LiveTokenList initial={initial} />
+      <LiveQueryProvider>
+        <LiveTokenList initial={initial} />
+      </LiveQueryProvider>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { TokenDetails } from "@/components/tokens/token-details";
+import { LiveQueryProvider } from "@/components/token-live/live-query-provider";
 import { LiveTokenView } from "@/components/token-live/live-token-view";
 import { PageHeader } from "@/components/ui/page-header";
 import { recordAuditEvent } from "@/lib/audit";
@@ -70,7 +71,9 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
 
   return (
     <div className="mx-auto w-full max-w-6xl">
-      <LiveTokenView initial={initial} attachSmsToken={hasPermission(staff.role, "tokens.recover") ? attachSmsTokenAction : undefined} />
+      <LiveQueryProvider>
+        <LiveTokenView initial={initial} attachSmsToken={hasPermission(staff.role, "tokens.recover") ? attachSmsTokenAction : undefined} />
+      </LiveQueryProvider>
     </div>
   );
 }

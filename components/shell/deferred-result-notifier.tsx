@@ -1,0 +1,10 @@
+"use client";
+
+import dynamic from "next/dynamic";
+
+/**
+ * The result notices, loaded after the page rather than with it (ADR 0034): they show nothing
+ * until today's list has been polled, and with them comes React Query, which a page that polls
+ * nothing itself (a token form, the review) need not load before the teller can work.
+ */
+export const DeferredResultNotifier = dynamic(() => import("./result-notifier").then((module) => module.ResultNotifier), { ssr: false });

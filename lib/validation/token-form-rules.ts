@@ -1,0 +1,135 @@
+import { normaliseDocumentNumber, checkDateOfBirth } from "./identity-documents";
+import { normaliseGhanaCardNumber } from "./ghana-card";
+import type { Normalised } from "./normalised";
+import { normaliseGhanaMobile } from "./phone";
+import { normaliseOptionalEmail, normalisePurpose, normaliseReference, textMessages } from "./text-fields";
+import {
+  consentMessages,
+  deliveryMessage,
+  ID_TYPES,
+  idTypeMessage,
+  type FingerprintTokenForm,
+  type IdType,
+  type RemoteOptionName,
+  type RemoteTokenForm,
+} from "./token-form-shape";
+
+/**
+ * The rules of the two token forms, one per field, as plain functions: the browser checks a form
+ * with them (`checkFingerprintTokenForm`, `checkRemoteTokenForm`, loaded after the page, ADR 0034)
+ * and the server's zod schemas (`token-forms.ts`) are built from the very same rules, so a field
+ * can never be checked one way in the browser and another on the server. The server parses again
+ * all the same: the browser is not trusted.
+ *
+ * Every rule is idempotent (normalising a normalised value changes nothing), so what the browser
+ * sends after its own check passes the server's parse unchanged.
+ */
+
+/** One field's rule: any value in (a form may send anything), the normalised value or the message out. */
+export type FieldRule<Value> = (raw: unknown) => Normalised<Value>;
+export type RuleValue<Rule> = Rule extends FieldRule<infer Value> ? Value : never;
+
+/** A text field: a missing value is the empty one, so it gets the same "Enter …" message. */
+function textRule(normalise: (raw: string) => Normalised): FieldRule<string> {
+  return (raw) => normalise(typeof raw === "string" ? raw : "");
+}
+
+export const optionMessage = "Turn this option on or off.";
+
+const optionRule: FieldRule<boolean> = (raw) => (typeof raw === "boolean" ? { ok: true, value: raw } : { ok: false, message: optionMessage });
+
+const emailRule: FieldRule<string | undefined> = (raw) =>
+  raw === undefined || typeof raw === "string" ? normaliseOptionalEmail(raw) : { ok: false, message: textMessages.emailInvalid };
+
+const consentRules = {
+  consentAttested: ((raw) => (raw === true ? { ok: true, value: true } : { ok: false, message: consentMessages.required })) as FieldRule<boolean>,
+  consentWordingVersion: ((raw) =>
+    typeof raw === "number" && Number.isInteger(raw) && raw >= 1 ? { ok: true, value: raw } : { ok: false, message: consentMessages.wordingChanged }) as FieldRule<number>,
+};
+
+// ─── Fingerprint ─────────────────────────────────────────────────────────────────────────────────
+
+export const fingerprintTokenFieldRules = {
+  ghanaCardNumber: textRule(normaliseGhanaCardNumber),
+  referenceId: textRule(normaliseReference),
+  purpose: textRule(normalisePurpose),
+  ...consentRules,
+};
+
+// ─── Remote ──────────────────────────────────────────────────────────────────────────────────────
+
+const remoteOptionRules: Record<RemoteOptionName, FieldRule<boolean>> = {
+  sendSms: optionRule,
+  skipInstructions: optionRule,
+  captureLocation: optionRule,
+  captureHomeAddress: optionRule,
+  livenessOnly: optionRule,
+};
+
+export const remoteCommonFieldRules = {
+  phoneNumber: textRule(normaliseGhanaMobile),
+  referenceId: textRule(normaliseReference),
+  purpose: textRule(normalisePurpose),
+  email: emailRule,
+  ...remoteOptionRules,
+  ...consentRules,
+};
+
+/** The ID fields each type adds to the common ones. */
+export const remoteIdFieldRules = {
+  GHANA_CARD: { ghanaCardNumber: textRule(normaliseGhanaCardNumber) },
+  VOTER: { voterId: textRule((raw) => normaliseDocumentNumber("voterId", raw)) },
+  PASSPORT: { passportNumber: textRule((raw) => normaliseDocumentNumber("passportNumber", raw)) },
+  DRIVER_LICENCE: {
+    driverLicenceNumber: textRule((raw) => normaliseDocumentNumber("driverLicenceNumber", raw)),
+    dateOfBirth: textRule((raw) => checkDateOfBirth(raw)),
+  },
+} satisfies Record<IdType, Record<string, FieldRule<string>>>;
+
+/**
+ * A remote token nobody can open is useless: the link has to go somewhere. Checked only once both
+ * fields are themselves valid (the caller's part), so the message is never stacked on a field error.
+ */
+export function deliveryProblem(values: { sendSms: boolean; email?: string }): string | null {
+  return values.sendSms || values.email !== undefined ? null : deliveryMessage;
+}
+
+export function isIdType(raw: unknown): raw is IdType {
+  return (ID_TYPES as readonly unknown[]).includes(raw);
+}
+
+// ─── Whole forms ─────────────────────────────────────────────────────────────────────────────────
+
+/** A whole form checked: its normalised values (only the fields it has), or every field's message. */
+export type FormCheck<Values> = { ok: true; values: Values } | { ok: false; fieldErrors: Record<string, string> };
+
+function checkFields(rules: Record<string, FieldRule<unknown>>, input: Record<string, unknown>) {
+  const values: Record<string, unknown> = {};
+  const fieldErrors: Record<string, string> = {};
+  for (const [name, rule] of Object.entries(rules)) {
+    const checked = rule(input[name]);
+    if (checked.ok) values[name] = checked.value;
+    else fieldErrors[name] = checked.message;
+  }
+  return { values, fieldErrors };
+}
+
+function asRecord(input: unknown): Record<string, unknown> {
+  return typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
+}
+
+export function checkFingerprintTokenForm(input: unknown): FormCheck<FingerprintTokenForm> {
+  const { values, fieldErrors } = checkFields(fingerprintTokenFieldRules, asRecord(input));
+  return Object.keys(fieldErrors).length === 0 ? { ok: true, values: values as FingerprintTokenForm } : { ok: false, fieldErrors };
+}
+
+export function checkRemoteTokenForm(input: unknown): FormCheck<RemoteTokenForm> {
+  const record = asRecord(input);
+  if (!isIdType(record.idType)) return { ok: false, fieldErrors: { idType: idTypeMessage } };
+  const { values, fieldErrors } = checkFields({ ...remoteIdFieldRules[record.idType], ...remoteCommonFieldRules }, record);
+  if (!("sendSms" in fieldErrors) && !("email" in fieldErrors)) {
+    const problem = deliveryProblem(values as { sendSms: boolean; email?: string });
+    if (problem) fieldErrors.sendSms = problem;
+  }
+  return Object.keys(fieldErrors).length === 0 ? { ok: true, values: { idType: record.idType, ...values } as RemoteTokenForm } : { ok: false, fieldErrors };
+}
