@@ -244,7 +244,7 @@ export function ReviewTokenTable({ rows, query, total, isCountCapped, pageCount,
 /** A page link styled as the small secondary button (44 px tall on a touch screen, as every small button). */
 function PageLink({ href, isDisabled, label, children }: { href: string; isDisabled: boolean; label: string; children: React.ReactNode }) {
   return (
-    <Button asChild variant="secondary" size="sm" className={cn("gap-1", isDisabled && "pointer-events-none opacity-50")}>
+    <Button asChild variant="secondary" size="sm" className={cn(isDisabled && "pointer-events-none opacity-50")}>
       {isDisabled ? (
         <span aria-disabled="true" aria-label={label}>
           {children}

@@ -15,7 +15,6 @@ export function ChimeToggle({ userId }: { userId: string }) {
       aria-pressed={isOn}
       onClick={() => setOn(!isOn)}
       title={isOn ? "A chime plays when one of your tokens ends" : "No chime when one of your tokens ends"}
-      className="pointer-coarse:h-11"
       data-testid="chime-toggle"
     >
       <Icon aria-hidden className="size-4" />

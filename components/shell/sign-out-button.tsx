@@ -11,7 +11,7 @@ export function SignOutButton() {
     <Button
       variant="secondary"
       size="sm"
-      className="whitespace-nowrap pointer-coarse:h-11"
+      className="whitespace-nowrap"
       isBusy={isPending}
       disabled={isPending}
       onClick={() =>

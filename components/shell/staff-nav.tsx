@@ -78,8 +78,8 @@ export function StaffNav({ items, who }: { items: NavItem[]; who: { name: string
               aria-current={isActive ? "page" : undefined}
               onClick={() => setIsOpen(false)}
               className={cn(
-                "inline-flex min-h-11 items-center gap-2 whitespace-nowrap rounded-control px-3 font-semibold text-ink-muted hover:bg-surface-sunken hover:text-ink lg:min-h-10 pointer-coarse:min-h-11",
-                isActive && "bg-brand-50 text-brand-800 hover:bg-brand-100 hover:text-brand-900",
+                "inline-flex min-h-11 items-center gap-2 whitespace-nowrap rounded-control px-3 font-semibold lg:min-h-10 pointer-coarse:min-h-11",
+                isActive ? "bg-brand-50 text-brand-800 hover:bg-brand-100 hover:text-brand-900" : "text-ink-muted hover:bg-surface-sunken hover:text-ink",
               )}
             >
               <Icon aria-hidden className="size-5" />

@@ -1,7 +1,9 @@
 import { clsx, type ClassValue } from "clsx";
-import { twMerge } from "tailwind-merge";
 
-/** Joins class names and lets a later Tailwind class override an earlier one of the same kind. */
+/**
+ * Joins class names. Nothing is merged: a primitive's defaults that a page may change live in
+ * `@layer components` (app/globals.css), so the page's utility wins by the cascade (ADR 0035).
+ */
 export function cn(...inputs: ClassValue[]): string {
-  return twMerge(clsx(inputs));
+  return clsx(inputs);
 }

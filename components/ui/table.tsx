@@ -38,19 +38,20 @@ export function TableFoot({ className, ...props }: HTMLAttributes<HTMLTableSecti
   return <tfoot className={cn("border-t-2 border-line-strong bg-surface-muted font-semibold", className)} {...props} />;
 }
 
-export function TableRow({ className, ...props }: HTMLAttributes<HTMLTableRowElement>) {
-  return <tr className={cn("align-middle", className)} {...props} />;
+/** Cells sit in the middle of their row (the browser's default for a table body) unless the row says otherwise. */
+export function TableRow(props: HTMLAttributes<HTMLTableRowElement>) {
+  return <tr {...props} />;
 }
 
 export function TableHeaderCell({ className, scope = "col", ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
-  return <th scope={scope} className={cn("px-4 py-2.5 font-semibold whitespace-nowrap", className)} {...props} />;
+  return <th scope={scope} className={cn("ui-header-cell font-semibold", className)} {...props} />;
 }
 
 export function TableCell({ className, ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
-  return <td className={cn("px-4 py-2.5", className)} {...props} />;
+  return <td className={cn("ui-cell", className)} {...props} />;
 }
 
 /** Numbers line up on the right, with digits of equal width. */
 export function NumberCell({ className, ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
-  return <td className={cn("px-4 py-2.5 text-right tabular-nums", className)} {...props} />;
+  return <td className={cn("ui-cell text-right tabular-nums", className)} {...props} />;
 }

@@ -26,8 +26,8 @@ describe("the first-load JS budget", () => {
     expect(verdict.lines[0]).toContain("/old-page");
   });
 
-  it("gives no allowance to the pages a teller lives on: the dashboard, the token list and the token page", () => {
+  it("gives no allowance to the pages a teller lives on: the dashboard, the token list, the token page and the two forms", () => {
     expect(FIRST_LOAD_GOAL_BYTES).toBe(180_000);
-    for (const route of ["/", "/tokens", "/tokens/[id]"]) expect(FIRST_LOAD_ALLOWANCES).not.toHaveProperty(route);
+    for (const route of ["/", "/tokens", "/tokens/[id]", "/tokens/new/remote", "/tokens/new/fingerprint"]) expect(FIRST_LOAD_ALLOWANCES).not.toHaveProperty(route);
   });
 });
