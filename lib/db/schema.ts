@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgEnum, pgSequence, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { STAFF_ROLES } from "../auth/roles";
 
 /**
@@ -265,6 +265,12 @@ export const verificationPurposes = pgTable("verification_purposes", {
 
 export type VerificationPurpose = typeof verificationPurposes.$inferSelect;
 
+/**
+ * Where `token_requests.shown_version` takes its values (ADR 0033): one sequence for the table, so
+ * a version is never given twice, whichever rows and instances write.
+ */
+export const tokenRequestsShownVersionSeq = pgSequence("token_requests_shown_version_seq");
+
 export const tokenRequests = pgTable(
   "token_requests",
   {
@@ -392,6 +398,18 @@ export const tokenRequests = pgTable(
     legalHoldAt: timestamp("legal_hold_at", { withTimezone: true }),
     legalHoldByUserId: text("legal_hold_by_user_id").references(() => authUsers.id, { onDelete: "restrict" }),
     legalHoldReason: text("legal_hold_reason"),
+
+    /**
+     * The version of what a viewer sees of this row, kept by the database (ADR 0033): the trigger
+     * `token_requests_shown_version` gives it the sequence's next value on insert and whenever an
+     * update changes any column but the watcher's bookkeeping (`unshownTokenColumns` in
+     * lib/watcher/live-token-view.ts), and keeps it otherwise, whatever the writer says. The poll
+     * routes compare it instead of hashing the row. The default numbers the rows that existed
+     * when the column was added.
+     */
+    shownVersion: bigint("shown_version", { mode: "number" })
+      .notNull()
+      .default(sql`nextval('public.token_requests_shown_version_seq')`),
   },
   (table) => [
     // The watcher's lease query: open, issued tokens by next poll time (ADR 0007).

@@ -150,6 +150,15 @@ function defineConditionalTests(label: string, createScratch: () => Promise<Scra
         expect(next.status === 200 && next.body.token.result).toEqual({ status: "SUCCESSFUL", transactionNumber: "TX-1", error: null });
       });
 
+      it("answers 200 when only a shown column changed, with no new state or event (the reference erased)", async () => {
+        const id = await newToken();
+        const first = await tokenAnswer(id, null);
+        await scratch.opened.db.update(tokenRequests).set({ referenceMasked: null, contactErasedAt: new Date(), contactErasedUnder: "request" }).where(eq(tokenRequests.id, id));
+        const next = await tokenAnswer(id, first.etag);
+        expect(next.status).toBe(200);
+        expect(next.status === 200 && next.body.token.reference).toMatch(/erased/i);
+      });
+
       it("answers 200 when time alone changed the state (the 15 minutes ran out), and differs per viewer", async () => {
         const id = await newToken(new Date(Date.now() - 14 * 60_000));
         const first = await tokenAnswer(id, null);
@@ -198,6 +207,18 @@ function defineConditionalTests(label: string, createScratch: () => Promise<Scra
         const recorded = recordingSelects(scratch.opened.db);
         expect((await listTodayTokensSince(recorded.db, viewer, settings, afterNew)).status).toBe(304);
         expect(recorded.selected).toEqual([["createdAt", "id", "entry"], ["fingerprint"]]);
+      });
+
+      it("reads the rows again when only a shown column of a listed token changed, with no new state (the reference erased)", async () => {
+        const now = new Date();
+        const erased = await newToken();
+        const version = await wholeListVersion(now);
+        expect((await listTodayTokensSince(scratch.opened.db, viewer, settings, version, now)).status).toBe(304);
+
+        await scratch.opened.db.update(tokenRequests).set({ referenceMasked: null, contactErasedAt: now, contactErasedUnder: "request" }).where(eq(tokenRequests.id, erased));
+        const delta = await changedSince(version, now);
+        expect(delta.changed.map((token) => token.id)).toEqual([erased]);
+        expect(delta.changed[0]!.reference).toMatch(/erased/i);
       });
 
       it("reads the rows again when the service answers after a fault: the notice that it is not answering goes", async () => {

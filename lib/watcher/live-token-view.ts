@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, desc, eq, getTableColumns, gte, inArray, sql, type Placeholder } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, sql, type Placeholder } from "drizzle-orm";
 import { z } from "zod";
 import { assertInBranchScope, branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Database } from "@/lib/db/client";
@@ -37,6 +37,10 @@ const uuidSchema = z.uuid();
  * `last_answer_at` (the detail's version follows it coarsely, see getLiveTokenIfChanged; whether
  * it is later than the last fault is what a viewer sees of it, see fingerprintEntry) and
  * `last_upstream_state_at` (kept only to order answers that arrive out of order).
+ *
+ * A change to any other column gives the row a new `shown_version` (ADR 0033): the database's
+ * trigger keeps its own copy of this list (`token_requests_unshown_columns()` in migration
+ * 0015), and lib/watcher/shown-version.integration.test.ts fails when the two differ.
  */
 export const unshownTokenColumns: ReadonlySet<string> = new Set([
   "next_poll_at",
@@ -48,18 +52,6 @@ export const unshownTokenColumns: ReadonlySet<string> = new Set([
   "last_answer_at",
   "last_upstream_state_at",
 ]);
-
-/**
- * An md5 of every other column of the row, as PostgreSQL writes the row as text: what a viewer
- * sees changes it; a poll that learnt nothing does not. The columns come from the schema, so a
- * new column counts unless it is added above. (A row value as text costs PostgreSQL about a third
- * of the same row as jsonb minus keys, and the today fingerprint computes it for every row on each
- * poll: docs/performance.md.)
- */
-const shownRowHash = sql<string>`md5(row(${sql.join(
-  Object.values(getTableColumns(tokenRequests)).filter((column) => !unshownTokenColumns.has(column.name)),
-  sql`, `,
-)})::text)`;
 
 const summaryColumns = { row: tokenRequests, branchName: branches.name, tellerName: authUsers.name };
 type Joined = { row: TokenRequest; branchName: string; tellerName: string };
@@ -80,15 +72,14 @@ export async function getLiveToken(
 }
 
 /**
- * The token route's one statement, built once per database (lib/db/prepared.ts): the token, its
- * branch, its teller, the shown-row hash and its events. Two forms, as branchScopeCondition has
+ * The token route's one statement, built once per database (lib/db/prepared.ts): the token (with
+ * its shown version), its branch, its teller and its events. Two forms, as branchScopeCondition has
  * two: any branch (head office), or the viewer's branch, bound when it runs.
  */
 function selectLiveToken(db: Database) {
   return db
     .select({
       ...summaryColumns,
-      rowHash: shownRowHash,
       events: sql<RawEvent[]>`coalesce((select json_agg(json_build_object('id', e.id, 'at', e.at, 'type', e.type, 'details', e.details) order by e.at, e.id) from ${tokenEvents} e where e.token_request_id = ${tokenRequests.id}), '[]'::json)`,
     })
     .from(tokenRequests)
@@ -105,7 +96,7 @@ export type ConditionalAnswer<T> = { status: 304; etag: string } | { status: 200
 
 /**
  * GET /api/tokens/[id]: the token, its branch, its teller and its events in ONE statement (ADR
- * 0026). Its version covers every shown column of the row (`shownRowHash`), its events (count and
+ * 0026). Its version covers every shown column of the row (its `shown_version`), its events (count and
  * last id), the state derived now (which time alone changes: expiry, give-up) and the viewer; when
  * it equals `ifNoneMatch` the answer is a 304 and no row is mapped, decrypted or described.
  */
@@ -126,7 +117,7 @@ export async function getLiveTokenIfChanged(
   const etag = versionTag([
     "token",
     viewer.userId,
-    found.rowHash,
+    found.row.shownVersion,
     found.branchName,
     found.tellerName,
     found.events.length,
@@ -243,17 +234,17 @@ const todayRowsOrder = [desc(tokenRequests.createdAt), desc(tokenRequests.id)];
 const TODAY_ROWS_MAX = 300;
 
 /**
- * One entry of the fingerprint per row, in list order: the id, the shown-row hash, whether the
- * service has answered since its last fault (an answer after a fault clears the "service not
- * answering" notice, and moves only `last_answer_at`, which the hash leaves out) and the names
- * shown with it. The database and the app build the same text, so their md5s agree.
+ * One entry of the fingerprint per row, in list order: the id, the row's shown version (ADR 0033),
+ * whether the service has answered since its last fault (an answer after a fault clears the
+ * "service not answering" notice, and moves only `last_answer_at`, which the version leaves out)
+ * and the names shown with it. The database and the app build the same text, so their md5s agree.
  */
-const fingerprintEntry = sql<string>`${tokenRequests.id}::text || ':' || ${shownRowHash} || ':' || coalesce(${tokenRequests.lastAnswerAt} >= ${tokenRequests.lastFaultAt}, false)::text || ':' || ${authUsers.name} || ':' || ${branches.name}`;
+const fingerprintEntry = sql<string>`${tokenRequests.id}::text || ':' || ${tokenRequests.shownVersion}::text || ':' || coalesce(${tokenRequests.lastAnswerAt} >= ${tokenRequests.lastFaultAt}, false)::text || ':' || ${authUsers.name} || ':' || ${branches.name}`;
 
-function fingerprintOf(rows: ReadonlyArray<Joined & { rowHash: string }>): string {
-  const entry = ({ row, rowHash, tellerName, branchName }: Joined & { rowHash: string }) => {
+function fingerprintOf(rows: ReadonlyArray<Joined>): string {
+  const entry = ({ row, tellerName, branchName }: Joined) => {
     const isAnsweredSinceFault = row.lastAnswerAt !== null && row.lastFaultAt !== null && row.lastAnswerAt.getTime() >= row.lastFaultAt.getTime();
-    return `${row.id}:${rowHash}:${isAnsweredSinceFault}:${tellerName}:${branchName}`;
+    return `${row.id}:${row.shownVersion}:${isAnsweredSinceFault}:${tellerName}:${branchName}`;
   };
   return createHash("md5").update(rows.map(entry).join(",")).digest("hex");
 }
@@ -307,7 +298,7 @@ function nextShownChangeMs(row: TokenRequest, settings: LiveViewSettings, now: D
  * statement: when the poll names the version this instance last answered this viewer, the rows
  * still have the fingerprint it was built from and no row's state has reached a moment time alone
  * changes (nextShownChangeMs), the answer is a 304 with nothing read into the app. Otherwise one
- * statement for the rows (each with an md5 of itself); the list's version covers every row, the
+ * statement for the rows (each with its shown version); the list's version covers every row, the
  * state derived now of each, their order and the viewer. `since` equal to it → 304, nothing mapped;
  * `since` a version this instance remembers → only the tokens whose version changed, plus the order
  * of all (a token no longer listed is dropped by the client); otherwise the whole list.
@@ -329,7 +320,7 @@ export async function listTodayTokensSince(
     if ((await readTodayFingerprint(db, viewer, listStart)) === answered.fingerprint) return { status: 304, etag: `"${answered.version}"` };
   }
   const rows = await db
-    .select({ ...summaryColumns, rowHash: shownRowHash })
+    .select(summaryColumns)
     .from(tokenRequests)
     .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
     .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
@@ -342,7 +333,7 @@ export async function listTodayTokensSince(
     .sort((a, b) => Number(b.row.issuedByUserId === viewer.userId) - Number(a.row.issuedByUserId === viewer.userId));
   const tokenVersions = new Map<string, string>();
   for (const joined of shown) {
-    tokenVersions.set(joined.row.id, versionTag([joined.rowHash, joined.tellerName, derivedVersion(joined.row, settings, now)]));
+    tokenVersions.set(joined.row.id, versionTag([joined.row.shownVersion, joined.tellerName, derivedVersion(joined.row, settings, now)]));
   }
   const branchName = viewer.scope.kind === "branch" ? (rows[0]?.branchName ?? (await readBranchName(db, viewer.scope.branchId))) : null;
   const version = versionTag(["today", viewer.userId, listDay, branchName ?? "", ...[...tokenVersions].flat()]).slice(1, -1);
