@@ -4,7 +4,7 @@ import { tokenRequests } from "@/lib/db/schema";
 import { unshownTokenColumns } from "./live-token-view";
 
 describe("the columns of a token row no viewer sees", () => {
-  it("are each a column of the table (a misspelt one would leave a moving column in the shown hash)", () => {
+  it("are each a column of the table (a misspelt one would leave a moving column in the shown version)", () => {
     const columns = new Set(Object.values(getTableColumns(tokenRequests)).map((column) => column.name));
     expect([...unshownTokenColumns].filter((name) => !columns.has(name))).toEqual([]);
   });
