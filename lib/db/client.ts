@@ -9,6 +9,7 @@ import { logger } from "@/lib/logger";
 import { backfillContactEncryption } from "@/lib/pii/backfill";
 import { getPiiKeys, type PiiKeys } from "@/lib/pii/keys";
 import { acquirePgliteLock } from "./pglite-lock";
+import { runPgliteReadsAsNamedStatements } from "./prepared";
 import * as schema from "./schema";
 
 /**
@@ -100,6 +101,18 @@ async function openPglite(dataDir: string, label: string): Promise<OpenedDatabas
     const pglite = await PGlite.create(location);
     client = pglite;
     const db = drizzle({ client: pglite, schema });
+    const { pgliteNamedStatementClient } = await import("./pglite-named-statement");
+    // drizzle asks its client for query() alone, which the named client answers (ADR 0036). One
+    // client per name, whichever copy of a module asks: it knows whether its statement is prepared.
+    const namedReads = new Map<string, Database>();
+    runPgliteReadsAsNamedStatements(db, (name) => {
+      let named = namedReads.get(name);
+      if (!named) {
+        named = drizzle({ client: pgliteNamedStatementClient(pglite, name) as PGlite, schema });
+        namedReads.set(name, named);
+      }
+      return named;
+    });
     const migrations = await migrateWithReport(
       (text) => pglite.query(text),
       () => migrate(db, { migrationsFolder: migrationsFolder() }),

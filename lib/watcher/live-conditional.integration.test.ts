@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
+import { namedReadsKey } from "@/lib/db/prepared";
 import { authUsers, branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { createScratchPglite, createScratchPostgres, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
 import { defaultFollowPolicy } from "@/lib/tokens/state";
@@ -278,11 +279,13 @@ const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 if (testDatabaseUrl) defineConditionalTests("PostgreSQL", () => createScratchPostgres(testDatabaseUrl, "veridesk_conditional"));
 
 /** The database with every `select` noted by the keys of what it selects: which statements a call made. */
-function recordingSelects(db: Database): { db: Database; selected: string[][] } {
-  const selected: string[][] = [];
+function recordingSelects(db: Database, selected: string[][] = []): { db: Database; selected: string[][] } {
   const recording = new Proxy(db, {
     get(target, key, receiver) {
       const value: unknown = Reflect.get(target, key, receiver);
+      // On PGlite the hot statements are built on the database as a named-statement client sees it
+      // (lib/db/prepared.ts): their selects are recorded there too.
+      if (key === namedReadsKey && typeof value === "function") return (name: string) => recordingSelects(value(name) as Database, selected).db;
       if (key !== "select" || typeof value !== "function") return value;
       return (fields?: Record<string, unknown>) => {
         selected.push(Object.keys(fields ?? {}));
