@@ -36,7 +36,7 @@ export const envSchema = z
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
       .optional(),
     /**
-     * The poll routes' statements prepared once per PostgreSQL connection under a name (lib/db/prepared.ts).
+     * The poll routes' statements prepared once under a name, per PostgreSQL connection or on the embedded database (lib/db/prepared.ts).
      * Off for a transaction-pooling proxy that cannot keep them (PgBouncer before 1.21, or without
      * `max_prepared_statements`): the same statements, parsed on every run.
      */
