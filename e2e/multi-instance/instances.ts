@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
+import { e2eMetricsToken } from "../support/metrics-token";
 
 /**
  * The multi-instance run (issue 16): two `next start` instances of the built app on one real
@@ -78,8 +79,18 @@ export function instanceEnv(name: InstanceName): Record<string, string> {
     TRUSTED_PROXY_HOPS: "1",
     WATCHER_UNWATCHED_POLL_MS: String(UNWATCHED_POLL_MS),
     SERVER_LOG_FILE: instanceLogFile(name),
+    // Each instance's own counters (the spec counts each watcher's polls from them).
+    METRICS_TOKEN: e2eMetricsToken,
     E2E_SEED_DEMO: "",
   };
+}
+
+/** How many polls of open tokens this instance's watcher has made since it started (its own metrics). */
+export async function watcherPollsOf(name: InstanceName): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${instancePort(name)}/api/metrics`, { headers: { authorization: `Bearer ${e2eMetricsToken}` } });
+  if (!response.ok) throw new Error(`instance ${name}'s metrics answered ${response.status}`);
+  const lines = (await response.text()).split("\n").filter((line) => line.startsWith("veridesk_watcher_polls_total"));
+  return lines.reduce((total, line) => total + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
 }
 
 /** Process groups of `next start` on an instance's port (serve-app starts it in a group of its own). */
