@@ -3,7 +3,7 @@
 import { headers } from "next/headers";
 import { defineAction } from "@/lib/actions";
 import { replaceTemporaryPassword } from "@/lib/staff/password-change";
-import { changePasswordSchema } from "@/lib/staff/password-rules";
+import { changePasswordSchema } from "@/lib/staff/change-password-schema";
 
 /**
  * Replaces the temporary password with the staff member's own (ADR 0012). With sign-out, the

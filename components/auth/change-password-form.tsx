@@ -1,18 +1,16 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { KeyRound } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import type { z } from "zod";
 import { changeTemporaryPassword } from "@/app/change-password/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { applyActionErrors } from "@/lib/actions/form-errors";
-import { changePasswordSchema, PASSWORD_MIN } from "@/lib/staff/password-rules";
+import { resolverResultOf } from "@/components/ui/form-check-resolver";
+import { checkChangePassword, PASSWORD_MIN, type ChangePasswordInput } from "@/lib/staff/password-rules";
 import { PasswordField } from "./password-field";
 
-type Values = z.input<typeof changePasswordSchema>;
 const fieldNames = ["currentPassword", "newPassword", "confirmPassword"] as const;
 
 /**
@@ -29,8 +27,8 @@ export function ChangePasswordForm({ username }: { username: string }) {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<Values, unknown, z.output<typeof changePasswordSchema>>({
-    resolver: zodResolver(changePasswordSchema),
+  } = useForm<ChangePasswordInput>({
+    resolver: (values) => resolverResultOf<ChangePasswordInput, ChangePasswordInput>(checkChangePassword(values)),
     defaultValues: { currentPassword: "", newPassword: "", confirmPassword: "" },
   });
 

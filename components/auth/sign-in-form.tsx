@@ -1,23 +1,16 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { LogIn } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
-import { z } from "zod";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { resolverResultOf } from "@/components/ui/form-check-resolver";
 import { PasswordField } from "./password-field";
+import { checkSignIn, type SignInValues } from "./sign-in-check";
 import { signInErrorMessage, signInMessages } from "./sign-in-messages";
-
-const signInSchema = z.object({
-  username: z.string().trim().min(1, "Enter your username."),
-  password: z.string().min(1, "Enter your password."),
-});
-
-type SignInValues = z.input<typeof signInSchema>;
 
 /**
  * Posts to better-auth's sign-in endpoint (the only one exposed: app/api/auth/[...all]).
@@ -32,8 +25,8 @@ export function SignInForm({ next }: { next: string }) {
     setValue,
     setFocus,
     formState: { errors, isSubmitting },
-  } = useForm<SignInValues, unknown, z.output<typeof signInSchema>>({
-    resolver: zodResolver(signInSchema),
+  } = useForm<SignInValues>({
+    resolver: (values) => resolverResultOf<SignInValues, SignInValues>(checkSignIn(values)),
     defaultValues: { username: "", password: "" },
   });
 

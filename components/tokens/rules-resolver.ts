@@ -1,5 +1,6 @@
-import type { FieldErrors, FieldValues, Resolver } from "react-hook-form";
-import type { FormCheck } from "@/lib/validation/token-form-rules";
+import type { FieldValues, Resolver } from "react-hook-form";
+import { resolverResultOf } from "@/components/ui/form-check-resolver";
+import type { FormCheck } from "@/lib/validation/form-check";
 
 type TokenFormRules = typeof import("@/lib/validation/token-form-rules");
 
@@ -19,8 +20,7 @@ export function loadTokenFormRules(): Promise<TokenFormRules> {
 }
 
 /**
- * react-hook-form's resolver from one of the rules' whole-form checks: the normalised values, or
- * each field's message under its name. Should the rules not load (the connection dropped), the
+ * react-hook-form's resolver from one of the rules' whole-form checks (resolverResultOf). Should the rules not load (the connection dropped), the
  * values go to the server as typed: it checks them with the same rules and names every mistake.
  */
 export function rulesResolver<Input extends FieldValues, Output>(
@@ -33,8 +33,6 @@ export function rulesResolver<Input extends FieldValues, Output>(
     } catch {
       return { values: values as unknown as Output, errors: {} };
     }
-    if (check.ok) return { values: check.values, errors: {} };
-    const errors = Object.fromEntries(Object.entries(check.fieldErrors).map(([name, message]) => [name, { type: "rule", message }]));
-    return { values: {}, errors: errors as FieldErrors<Input> };
+    return resolverResultOf<Input, Output>(check);
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { changePasswordSchema, PASSWORD_MAX, PASSWORD_MIN, passwordMessages } from "./password-rules";
+import { changePasswordSchema } from "./change-password-schema";
+import { PASSWORD_MAX, PASSWORD_MIN, passwordMessages } from "./password-rules";
 
 const TEMPORARY = "k7m2-p9qx-4tnw";
 

@@ -1,9 +1,10 @@
-import { z } from "zod";
+import { checkFields, type FieldRule, type FormCheck } from "@/lib/validation/form-check";
 
 /**
- * What a staff password must be, in one place: the change-password form (client), its action,
- * better-auth's own length check (lib/auth/server.ts) and `npm run staff:create`. No node-only
- * imports: the form's bundle includes this file.
+ * What a staff password must be, in one place: the change-password form (client), its action
+ * (through `change-password-schema.ts`), better-auth's own length check (lib/auth/server.ts) and
+ * `npm run staff:create`. Plain rules, no zod and no node-only imports: the form's bundle includes
+ * this file (ADR 0034).
  */
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 128;
@@ -18,26 +19,29 @@ export const passwordMessages = {
   confirmDiffers: "The two new passwords differ. Type the same password in both fields.",
 } as const;
 
-export const newPasswordSchema = z.string({ error: passwordMessages.tooShort }).min(PASSWORD_MIN, passwordMessages.tooShort).max(PASSWORD_MAX, passwordMessages.tooLong);
+export type ChangePasswordInput = { currentPassword: string; newPassword: string; confirmPassword: string };
+
+const changePasswordRules: Record<keyof ChangePasswordInput, FieldRule<string>> = {
+  currentPassword: (raw) => {
+    if (typeof raw !== "string" || raw === "") return { ok: false, message: passwordMessages.currentMissing };
+    return raw.length > PASSWORD_MAX ? { ok: false, message: passwordMessages.currentWrong } : { ok: true, value: raw };
+  },
+  newPassword: (raw) => {
+    if (typeof raw !== "string" || raw.length < PASSWORD_MIN) return { ok: false, message: passwordMessages.tooShort };
+    return raw.length > PASSWORD_MAX ? { ok: false, message: passwordMessages.tooLong } : { ok: true, value: raw };
+  },
+  confirmPassword: (raw) => (typeof raw === "string" && raw !== "" ? { ok: true, value: raw } : { ok: false, message: passwordMessages.confirmMissing }),
+};
 
 /**
  * Replacing the temporary password: the one signed in with, the new one, and the new one again.
  * Passwords are never trimmed. The cross-field rules run even when a field has its own error, so
- * every message shows at once.
+ * every message shows at once (a field's own message first).
  */
-export const changePasswordSchema = z
-  .object({
-    currentPassword: z.string({ error: passwordMessages.currentMissing }).min(1, passwordMessages.currentMissing).max(PASSWORD_MAX, passwordMessages.currentWrong),
-    newPassword: newPasswordSchema,
-    confirmPassword: z.string({ error: passwordMessages.confirmMissing }).min(1, passwordMessages.confirmMissing),
-  })
-  .superRefine((value, context) => {
-    if (value.newPassword && value.newPassword === value.currentPassword) {
-      context.addIssue({ code: "custom", path: ["newPassword"], message: passwordMessages.sameAsCurrent });
-    }
-    if (value.confirmPassword && value.confirmPassword !== value.newPassword) {
-      context.addIssue({ code: "custom", path: ["confirmPassword"], message: passwordMessages.confirmDiffers });
-    }
-  });
-
-export type ChangePasswordInput = z.output<typeof changePasswordSchema>;
+export function checkChangePassword(input: unknown): FormCheck<ChangePasswordInput> {
+  const { values, fieldErrors } = checkFields(changePasswordRules, input);
+  const typed = (typeof input === "object" && input !== null ? input : {}) as Partial<Record<keyof ChangePasswordInput, unknown>>;
+  if (typed.newPassword && typed.newPassword === typed.currentPassword) fieldErrors.newPassword ??= passwordMessages.sameAsCurrent;
+  if (typed.confirmPassword && typed.confirmPassword !== typed.newPassword) fieldErrors.confirmPassword ??= passwordMessages.confirmDiffers;
+  return Object.keys(fieldErrors).length === 0 ? { ok: true, values: values as ChangePasswordInput } : { ok: false, fieldErrors };
+}

@@ -1,5 +1,6 @@
 import { normaliseDocumentNumber, checkDateOfBirth } from "./identity-documents";
 import { normaliseGhanaCardNumber } from "./ghana-card";
+import { asRecord, checkFields, type FieldRule, type FormCheck } from "./form-check";
 import type { Normalised } from "./normalised";
 import { normaliseGhanaMobile } from "./phone";
 import { normaliseOptionalEmail, normalisePurpose, normaliseReference, textMessages } from "./text-fields";
@@ -24,10 +25,6 @@ import {
  * Every rule is idempotent (normalising a normalised value changes nothing), so what the browser
  * sends after its own check passes the server's parse unchanged.
  */
-
-/** One field's rule: any value in (a form may send anything), the normalised value or the message out. */
-export type FieldRule<Value> = (raw: unknown) => Normalised<Value>;
-export type RuleValue<Rule> = Rule extends FieldRule<infer Value> ? Value : never;
 
 /** A text field: a missing value is the empty one, so it gets the same "Enter …" message. */
 function textRule(normalise: (raw: string) => Normalised): FieldRule<string> {
@@ -100,26 +97,8 @@ export function isIdType(raw: unknown): raw is IdType {
 
 // ─── Whole forms ─────────────────────────────────────────────────────────────────────────────────
 
-/** A whole form checked: its normalised values (only the fields it has), or every field's message. */
-export type FormCheck<Values> = { ok: true; values: Values } | { ok: false; fieldErrors: Record<string, string> };
-
-function checkFields(rules: Record<string, FieldRule<unknown>>, input: Record<string, unknown>) {
-  const values: Record<string, unknown> = {};
-  const fieldErrors: Record<string, string> = {};
-  for (const [name, rule] of Object.entries(rules)) {
-    const checked = rule(input[name]);
-    if (checked.ok) values[name] = checked.value;
-    else fieldErrors[name] = checked.message;
-  }
-  return { values, fieldErrors };
-}
-
-function asRecord(input: unknown): Record<string, unknown> {
-  return typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
-}
-
 export function checkFingerprintTokenForm(input: unknown): FormCheck<FingerprintTokenForm> {
-  const { values, fieldErrors } = checkFields(fingerprintTokenFieldRules, asRecord(input));
+  const { values, fieldErrors } = checkFields(fingerprintTokenFieldRules, input);
   return Object.keys(fieldErrors).length === 0 ? { ok: true, values: values as FingerprintTokenForm } : { ok: false, fieldErrors };
 }
 

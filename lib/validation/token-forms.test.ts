@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { checkFingerprintTokenForm, checkRemoteTokenForm, type FormCheck } from "./token-form-rules";
+import type { FormCheck } from "./form-check";
+import { checkFingerprintTokenForm, checkRemoteTokenForm } from "./token-form-rules";
 import { deliveryMessage, emptyRemoteTokenForm, ID_TYPES, idNumberOf, idTypeMessage, type RemoteTokenFormInput } from "./token-form-shape";
 import { fingerprintTokenActionSchema, fingerprintTokenFormSchema, remoteTokenActionSchema, remoteTokenFormSchema } from "./token-forms";
 import { mapServiceFieldErrors, toFingerprintTokenRequest, toRemoteTokenRequest } from "./remote-token-payload";

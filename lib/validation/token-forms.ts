@@ -1,12 +1,6 @@
 import { z } from "zod";
-import {
-  deliveryProblem,
-  fingerprintTokenFieldRules,
-  remoteCommonFieldRules,
-  remoteIdFieldRules,
-  type FieldRule,
-  type RuleValue,
-} from "./token-form-rules";
+import type { FieldRule, RuleValue } from "./form-check";
+import { deliveryProblem, fingerprintTokenFieldRules, remoteCommonFieldRules, remoteIdFieldRules } from "./token-form-rules";
 import { idTypeMessage, type FingerprintTokenFormInput, type RemoteTokenFormInput } from "./token-form-shape";
 
 /**
