@@ -1,4 +1,4 @@
-import { checkFields, type FieldRule, type FormCheck } from "@/lib/validation/form-check";
+import { checkFields, formCheckOf, type FieldRule, type FormCheck } from "@/lib/validation/form-check";
 
 /**
  * The sign-in form's own check, before anything is sent: both fields filled in. better-auth checks
@@ -19,5 +19,5 @@ const signInRules: Record<keyof SignInValues, FieldRule<string>> = {
 
 export function checkSignIn(input: unknown): FormCheck<SignInValues> {
   const { values, fieldErrors } = checkFields(signInRules, input);
-  return Object.keys(fieldErrors).length === 0 ? { ok: true, values: values as SignInValues } : { ok: false, fieldErrors };
+  return formCheckOf(values, fieldErrors);
 }

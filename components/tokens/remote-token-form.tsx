@@ -7,7 +7,7 @@ import type { ActionResult } from "@/lib/actions/result";
 import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
 import type { IssueTokenResult } from "@/lib/tokens/issue-token";
 import { minimumAgeYears } from "@/lib/validation/identity-documents";
-import { phoneExample } from "@/lib/validation/phone-format";
+import { phoneExample } from "@/lib/validation/phone-example";
 import {
   emptyRemoteTokenForm,
   idFieldsByType,

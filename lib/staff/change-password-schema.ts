@@ -1,4 +1,4 @@
-import { schemaFromCheck } from "@/lib/validation/schema-from-check";
+import { schemaFromCheck } from "@/lib/validation/zod-from-rules";
 import { checkChangePassword, type ChangePasswordInput } from "./password-rules";
 
 /** The change-password action's schema: the very check the form runs in the browser. */

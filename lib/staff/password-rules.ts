@@ -1,4 +1,4 @@
-import { checkFields, type FieldRule, type FormCheck } from "@/lib/validation/form-check";
+import { asRecord, checkFields, formCheckOf, type FieldRule, type FormCheck } from "@/lib/validation/form-check";
 
 /**
  * What a staff password must be, in one place: the change-password form (client), its action
@@ -40,8 +40,8 @@ const changePasswordRules: Record<keyof ChangePasswordInput, FieldRule<string>> 
  */
 export function checkChangePassword(input: unknown): FormCheck<ChangePasswordInput> {
   const { values, fieldErrors } = checkFields(changePasswordRules, input);
-  const typed = (typeof input === "object" && input !== null ? input : {}) as Partial<Record<keyof ChangePasswordInput, unknown>>;
+  const typed = asRecord(input);
   if (typed.newPassword && typed.newPassword === typed.currentPassword) fieldErrors.newPassword ??= passwordMessages.sameAsCurrent;
   if (typed.confirmPassword && typed.confirmPassword !== typed.newPassword) fieldErrors.confirmPassword ??= passwordMessages.confirmDiffers;
-  return Object.keys(fieldErrors).length === 0 ? { ok: true, values: values as ChangePasswordInput } : { ok: false, fieldErrors };
+  return formCheckOf(values, fieldErrors);
 }

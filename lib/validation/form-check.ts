@@ -25,6 +25,11 @@ export function checkFields(rules: Record<string, FieldRule<unknown>>, input: un
   return { values, fieldErrors };
 }
 
+/** The form's answer once every rule (and any rule across fields) has run. */
+export function formCheckOf<Values>(values: Record<string, unknown>, fieldErrors: Record<string, string>): FormCheck<Values> {
+  return Object.keys(fieldErrors).length === 0 ? { ok: true, values: values as Values } : { ok: false, fieldErrors };
+}
+
 export function asRecord(input: unknown): Record<string, unknown> {
   return typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
 }

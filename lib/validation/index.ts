@@ -2,7 +2,7 @@ export * from "./ghana-card";
 export * from "./identity-documents";
 export * from "./pasted-text";
 export * from "./phone";
-export * from "./phone-format";
+export * from "./phone-example";
 export * from "./remote-token-payload";
 export * from "./text-fields";
 export * from "./token-form-shape";

@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ghanaMobileMetadataPath, ghanaOnlyMetadata } from "@/scripts/phone-metadata";
 import { normaliseGhanaMobile, phoneMessages } from "./phone";
-import { formatGhanaMobileForDisplay } from "./phone-format";
 
 describe("normaliseGhanaMobile", () => {
   it.each([
@@ -39,11 +38,6 @@ describe("normaliseGhanaMobile", () => {
   it("is idempotent", () => {
     const once = normaliseGhanaMobile("+233 24 123 4567");
     expect(once.ok && normaliseGhanaMobile(once.value)).toEqual(once);
-  });
-
-  it("formats the local form for reading aloud", () => {
-    expect(formatGhanaMobileForDisplay("0241234567")).toBe("024 123 4567");
-    expect(formatGhanaMobileForDisplay("12")).toBe("12");
   });
 });
 

@@ -2,7 +2,7 @@ import { parsePhoneNumberFromString, type MetadataJson } from "libphonenumber-js
 import ghanaMobileMetadata from "./ghana-mobile-metadata.json";
 import { cleanPastedText, foreignDigitsMessage, hasForeignDigits } from "./pasted-text";
 import type { Normalised } from "./normalised";
-import { phoneExample } from "./phone-format";
+import { phoneExample } from "./phone-example";
 
 /**
  * Ghana mobile numbers, as the provider wants them: the 10-digit local form (`0241234567`).

@@ -1,6 +1,6 @@
 import { normaliseDocumentNumber, checkDateOfBirth } from "./identity-documents";
 import { normaliseGhanaCardNumber } from "./ghana-card";
-import { asRecord, checkFields, type FieldRule, type FormCheck } from "./form-check";
+import { asRecord, checkFields, formCheckOf, type FieldRule, type FormCheck } from "./form-check";
 import type { Normalised } from "./normalised";
 import { normaliseGhanaMobile } from "./phone";
 import { normaliseOptionalEmail, normalisePurpose, normaliseReference, textMessages } from "./text-fields";
@@ -31,7 +31,7 @@ function textRule(normalise: (raw: string) => Normalised): FieldRule<string> {
   return (raw) => normalise(typeof raw === "string" ? raw : "");
 }
 
-export const optionMessage = "Turn this option on or off.";
+const optionMessage = "Turn this option on or off.";
 
 const optionRule: FieldRule<boolean> = (raw) => (typeof raw === "boolean" ? { ok: true, value: raw } : { ok: false, message: optionMessage });
 
@@ -91,7 +91,7 @@ export function deliveryProblem(values: { sendSms: boolean; email?: string }): s
   return values.sendSms || values.email !== undefined ? null : deliveryMessage;
 }
 
-export function isIdType(raw: unknown): raw is IdType {
+function isIdType(raw: unknown): raw is IdType {
   return (ID_TYPES as readonly unknown[]).includes(raw);
 }
 
@@ -99,7 +99,7 @@ export function isIdType(raw: unknown): raw is IdType {
 
 export function checkFingerprintTokenForm(input: unknown): FormCheck<FingerprintTokenForm> {
   const { values, fieldErrors } = checkFields(fingerprintTokenFieldRules, input);
-  return Object.keys(fieldErrors).length === 0 ? { ok: true, values: values as FingerprintTokenForm } : { ok: false, fieldErrors };
+  return formCheckOf(values, fieldErrors);
 }
 
 export function checkRemoteTokenForm(input: unknown): FormCheck<RemoteTokenForm> {
@@ -110,5 +110,5 @@ export function checkRemoteTokenForm(input: unknown): FormCheck<RemoteTokenForm>
     const problem = deliveryProblem(values as { sendSms: boolean; email?: string });
     if (problem) fieldErrors.sendSms = problem;
   }
-  return Object.keys(fieldErrors).length === 0 ? { ok: true, values: { idType: record.idType, ...values } as RemoteTokenForm } : { ok: false, fieldErrors };
+  return formCheckOf({ idType: record.idType, ...values }, fieldErrors);
 }

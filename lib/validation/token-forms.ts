@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { FieldRule, RuleValue } from "./form-check";
 import { deliveryProblem, fingerprintTokenFieldRules, remoteCommonFieldRules, remoteIdFieldRules } from "./token-form-rules";
-import { idTypeMessage, type FingerprintTokenFormInput, type RemoteTokenFormInput } from "./token-form-shape";
+import { deliveryMessage, ID_TYPES, idTypeMessage, type FingerprintTokenFormInput, type IdType, type RemoteTokenFormInput } from "./token-form-shape";
+import { fieldFromRule, shapeFromRules } from "./zod-from-rules";
 
 /**
  * The two token forms as the server parses them: zod schemas built from the same field rules the
@@ -9,30 +9,11 @@ import { idTypeMessage, type FingerprintTokenFormInput, type RemoteTokenFormInpu
  * answers). Only the server loads zod: the browser checks with the rules alone (ADR 0034).
  */
 
-/** A field of a zod schema that answers exactly what its rule answers. */
-function fieldFromRule<Input, Value>(rule: FieldRule<Value>) {
-  return z.custom<Input>(() => true).transform((raw, context) => {
-    const checked = rule(raw);
-    if (checked.ok) return checked.value;
-    context.addIssue({ code: "custom", message: checked.message });
-    return z.NEVER;
-  });
-}
-
-/** A schema shape from a set of rules, each field typed by what the form puts in it. */
-function shapeFromRules<Input, Rules extends Record<string, FieldRule<unknown>>>(rules: Rules) {
-  return Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, fieldFromRule(rule)])) as {
-    [Name in keyof Rules]: ReturnType<typeof fieldFromRule<Name extends keyof Input ? Input[Name] : never, RuleValue<Rules[Name]>>>;
-  };
-}
-
 // ─── Fingerprint ─────────────────────────────────────────────────────────────────────────────────
 
 export const fingerprintTokenFormSchema = z.object(shapeFromRules<FingerprintTokenFormInput, typeof fingerprintTokenFieldRules>(fingerprintTokenFieldRules));
 
 // ─── Remote ──────────────────────────────────────────────────────────────────────────────────────
-
-type RemoteInputOf<Type extends RemoteTokenFormInput["idType"]> = Extract<RemoteTokenFormInput, { idType: Type }>;
 
 const remoteCommonShape = {
   ...shapeFromRules<RemoteTokenFormInput, typeof remoteCommonFieldRules>(remoteCommonFieldRules),
@@ -40,13 +21,20 @@ const remoteCommonShape = {
   email: fieldFromRule<string, string | undefined>(remoteCommonFieldRules.email).optional(),
 };
 
-/** The delivery rule, checked only once both its fields are themselves valid (as the browser does). */
-function requireDelivery<Shape extends z.ZodRawShape>(shape: Shape) {
-  return z.object(shape).refine((values) => deliveryProblem(values as unknown as { sendSms: boolean; email?: string }) === null, {
-    path: ["sendSms"],
-    message: deliveryProblem({ sendSms: false })!,
-    when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === "sendSms" || issue.path?.[0] === "email"),
-  });
+/**
+ * One ID type's branch of the union: its ID fields, the common ones and `extra`, with the delivery
+ * rule checked only once both its fields are themselves valid (as the browser does).
+ */
+function remoteBranch<Type extends IdType, Extra extends z.ZodRawShape>(idType: Type, extra: Extra) {
+  const idFields = shapeFromRules<Extract<RemoteTokenFormInput, { idType: Type }>, (typeof remoteIdFieldRules)[Type]>(remoteIdFieldRules[idType]);
+  return z.object({ idType: z.literal(idType), ...idFields, ...remoteCommonShape, ...extra }).refine(
+    (values) => deliveryProblem(values as unknown as { sendSms: boolean; email?: string }) === null,
+    {
+      path: ["sendSms"],
+      message: deliveryMessage,
+      when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === "sendSms" || issue.path?.[0] === "email"),
+    },
+  );
 }
 
 /**
@@ -54,34 +42,10 @@ function requireDelivery<Shape extends z.ZodRawShape>(shape: Shape) {
  * idempotency key). The union stays top-level either way: resolvers mishandle nested ones.
  */
 export function buildRemoteTokenSchema<Extra extends z.ZodRawShape>(extra: Extra) {
+  const [ghanaCard, voter, passport, driverLicence] = ID_TYPES;
   return z.discriminatedUnion(
     "idType",
-    [
-      requireDelivery({
-        idType: z.literal("GHANA_CARD"),
-        ...shapeFromRules<RemoteInputOf<"GHANA_CARD">, typeof remoteIdFieldRules.GHANA_CARD>(remoteIdFieldRules.GHANA_CARD),
-        ...remoteCommonShape,
-        ...extra,
-      }),
-      requireDelivery({
-        idType: z.literal("VOTER"),
-        ...shapeFromRules<RemoteInputOf<"VOTER">, typeof remoteIdFieldRules.VOTER>(remoteIdFieldRules.VOTER),
-        ...remoteCommonShape,
-        ...extra,
-      }),
-      requireDelivery({
-        idType: z.literal("PASSPORT"),
-        ...shapeFromRules<RemoteInputOf<"PASSPORT">, typeof remoteIdFieldRules.PASSPORT>(remoteIdFieldRules.PASSPORT),
-        ...remoteCommonShape,
-        ...extra,
-      }),
-      requireDelivery({
-        idType: z.literal("DRIVER_LICENCE"),
-        ...shapeFromRules<RemoteInputOf<"DRIVER_LICENCE">, typeof remoteIdFieldRules.DRIVER_LICENCE>(remoteIdFieldRules.DRIVER_LICENCE),
-        ...remoteCommonShape,
-        ...extra,
-      }),
-    ],
+    [remoteBranch(ghanaCard, extra), remoteBranch(voter, extra), remoteBranch(passport, extra), remoteBranch(driverLicence, extra)],
     { error: idTypeMessage },
   );
 }
