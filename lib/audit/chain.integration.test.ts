@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
@@ -117,6 +117,23 @@ function defineChainTests(label: string, createScratch: () => Promise<Scratch>) 
       expect(report.headHash).not.toBe("f".repeat(64));
     });
 
+    it("dates every event itself: an INSERT claiming 2020 (or 2099) is dated by the database's clock, in chain order", async () => {
+      const { db } = scratch.opened;
+      const [{ before }] = (await db.execute(sql`SELECT clock_timestamp() AS before`)).rows as { before: string | Date }[];
+      await db.insert(auditEvents).values({ action: "test.backdated", at: new Date("2020-01-01T09:00:00Z") });
+      await db.execute(sql`INSERT INTO audit_events (action, at) VALUES ('test.future_dated', '2099-12-31T09:00:00Z')`);
+      const dated = await db.select().from(auditEvents).where(inArray(auditEvents.action, ["test.backdated", "test.future_dated"])).orderBy(asc(auditEvents.chainSeq));
+      expect(dated).toHaveLength(2);
+      for (const event of dated) {
+        expect(event.at.getTime()).toBeGreaterThanOrEqual(new Date(before).getTime());
+        expect(event.at.getTime()).toBeLessThan(Date.now() + 60_000);
+      }
+      const all = await db.select({ at: auditEvents.at }).from(auditEvents).orderBy(asc(auditEvents.chainSeq));
+      const times = all.map((row) => row.at.getTime());
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      expect((await verifyAuditChain(db)).firstBreak).toBeNull();
+    });
+
     it("records an event quoting hostile input (\\0 included) and keeps the chain whole", async () => {
       const { db } = scratch.opened;
       await recordAuditEvent({ action: "test.hostile", actor: null, actorLabel: "a\u0000b", details: { typed: "x\u0000y", ["k\u0000"]: ["\u0000"] } }, db);
@@ -169,6 +186,16 @@ if (testDatabaseUrl) {
       expect(result.rows[0]!.me).not.toBe(result.rows[0]!.owner);
       await recordAuditEvent({ action: "test.app_insert", actor: null, details: {} }, db);
       expect((await verifyAuditChain(db)).eventCount).toBe(2);
+    });
+
+    it("cannot date an event: one the app role says happened in 2020 is dated now, and the chain holds", async () => {
+      const { db } = scratch.opened;
+      const startedAt = Date.now();
+      await db.execute(sql`INSERT INTO audit_events (action, at) VALUES ('test.app_backdated', '2020-06-01T10:00:00Z')`);
+      const [event] = await db.select().from(auditEvents).where(eq(auditEvents.action, "test.app_backdated"));
+      // The database's clock and the test's are the same machine's; a minute covers any drift.
+      expect(event!.at.getTime()).toBeGreaterThan(startedAt - 60_000);
+      expect((await verifyAuditChain(db)).firstBreak).toBeNull();
     });
 
     it.each([
@@ -233,18 +260,56 @@ describe("npm run audit:verify", () => {
   });
 });
 
+/** The migrations folder cut before the first migration whose tag ends with `suffix`. */
+function migrationsBefore(dir: string, suffix: string): string {
+  const before = path.join(dir, "drizzle-before");
+  fs.cpSync(path.join(process.cwd(), "drizzle"), before, { recursive: true });
+  const journalPath = path.join(before, "meta", "_journal.json");
+  const journal = JSON.parse(fs.readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
+  const cut = journal.entries.findIndex((entry) => entry.tag.endsWith(suffix));
+  expect(cut).toBeGreaterThan(0);
+  fs.writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, cut) }));
+  return before;
+}
+
+describe("the migration that has the database date every event", () => {
+  it("leaves the events recorded before it as they were: their times kept, the chain intact", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-chain-at-"));
+    try {
+      const before = migrationsBefore(dir, "_audit-at-set-by-database");
+      const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
+        import("@electric-sql/pglite"),
+        import("drizzle-orm/pglite"),
+        import("drizzle-orm/pglite/migrator"),
+      ]);
+      const client = await PGlite.create(path.join(dir, "pglite"));
+      try {
+        const db = drizzle({ client });
+        await migrate(db, { migrationsFolder: before });
+        // Before it, the writer's time was kept (which is what it closes).
+        await client.query(`INSERT INTO audit_events (action, at) VALUES ('old.dated', '2026-03-02T08:00:00Z')`);
+        await migrate(db, { migrationsFolder: path.join(process.cwd(), "drizzle") });
+        await client.query(`INSERT INTO audit_events (action, at) VALUES ('new.dated', '2026-03-02T08:00:00Z')`);
+        const rows = (await client.query<{ action: string; at: Date }>("SELECT action, at FROM audit_events ORDER BY chain_seq")).rows;
+        expect(rows.map((row) => row.action)).toEqual(["old.dated", "new.dated"]);
+        expect(rows[0]!.at.toISOString()).toBe("2026-03-02T08:00:00.000Z");
+        expect(rows[1]!.at.toISOString()).not.toBe("2026-03-02T08:00:00.000Z");
+        expect(await verifyAuditChain(db as unknown as OpenedDatabase["db"])).toMatchObject({ eventCount: 2, firstBreak: null });
+      } finally {
+        await client.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the migration that starts the chain", () => {
   it("chains the events recorded before it, in id order", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-chain-migration-"));
     try {
       // The migrations folder as it was before the chain: the journal cut before `audit-hash-chain`.
-      const before = path.join(dir, "drizzle-before");
-      fs.cpSync(path.join(process.cwd(), "drizzle"), before, { recursive: true });
-      const journalPath = path.join(before, "meta", "_journal.json");
-      const journal = JSON.parse(fs.readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-      const cut = journal.entries.findIndex((entry) => entry.tag.endsWith("_audit-hash-chain"));
-      expect(cut).toBeGreaterThan(0);
-      fs.writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, cut) }));
+      const before = migrationsBefore(dir, "_audit-hash-chain");
 
       const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
         import("@electric-sql/pglite"),

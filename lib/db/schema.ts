@@ -32,6 +32,11 @@ export const auditEvents = pgTable(
   "audit_events",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    /**
+     * When the event joined the chain: set by the chain trigger (migration `audit-at-set-by-database`)
+     * whatever the INSERT says, so no writer can date an event; the default only lets Drizzle's
+     * insert type leave it out.
+     */
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
     /** Null for events without a signed-in actor (a failed sign-in, the system itself). */
     actorUserId: text("actor_user_id"),
