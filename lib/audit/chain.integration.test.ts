@@ -119,7 +119,8 @@ function defineChainTests(label: string, createScratch: () => Promise<Scratch>) 
 
     it("dates every event itself: an INSERT claiming 2020 (or 2099) is dated by the database's clock, in chain order", async () => {
       const { db } = scratch.opened;
-      const [{ before }] = (await db.execute(sql`SELECT clock_timestamp() AS before`)).rows as { before: string | Date }[];
+      const { rows } = (await db.execute(sql`SELECT clock_timestamp() AS before`)) as unknown as { rows: { before: string | Date }[] };
+      const before = rows[0]!.before;
       await db.insert(auditEvents).values({ action: "test.backdated", at: new Date("2020-01-01T09:00:00Z") });
       await db.execute(sql`INSERT INTO audit_events (action, at) VALUES ('test.future_dated', '2099-12-31T09:00:00Z')`);
       const dated = await db.select().from(auditEvents).where(inArray(auditEvents.action, ["test.backdated", "test.future_dated"])).orderBy(asc(auditEvents.chainSeq));
