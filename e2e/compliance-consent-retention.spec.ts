@@ -198,3 +198,40 @@ test.describe("a supervisor", () => {
     await expect(audit.getByText("Legal hold released").first()).toBeVisible();
   });
 });
+
+test.describe("a legal hold placed by head office", () => {
+  test.use({ account: "supervisor.hq" });
+
+  test("is head office's to release: the branch's supervisor sees no release, and a forged release is refused and audited", async ({ page, browser }) => {
+    const tellerContext = await browser.newContext({ storageState: await signInByApi("teller.kumasi", demoAccount("teller.kumasi").password) });
+    const { id } = await issueFingerprintToken(await tellerContext.newPage(), newCustomer());
+    await tellerContext.close();
+
+    await page.goto(`/review/tokens/${id}`);
+    await page.getByLabel("Reason for a legal hold").fill("EOCO inquiry 2026/52");
+    await page.getByRole("button", { name: "Place a legal hold" }).click();
+    await expect(page.getByTestId("legal-hold")).toContainText("(head office): EOCO inquiry 2026/52");
+    // Head office's own release, stopped before the server: the Kumasi supervisor replays it.
+    await page.getByLabel("Reason for releasing the hold").fill("Inquiry closed");
+    const release = await captureNextAction(page, () => page.getByRole("button", { name: "Release the legal hold" }).click(), { block: true });
+
+    const kumasiContext = await browser.newContext({ storageState: await signInByApi("supervisor.kumasi", demoAccount("supervisor.kumasi").password) });
+    const kumasi = await kumasiContext.newPage();
+    await kumasi.goto(`/review/tokens/${id}`);
+    await expect(kumasi.getByTestId("legal-hold")).toContainText("Only head office can release it.");
+    await expect(kumasi.getByRole("button", { name: "Release the legal hold" })).toHaveCount(0);
+    const forged = readActionResult((await callAction(kumasi.request, release, [{ tokenRequestId: id, reason: "Looks finished to me" }])).text);
+    expect(forged).toMatchObject({ ok: false, code: "FORBIDDEN", formError: "This legal hold was placed by head office: only head office can release it." });
+    await kumasi.reload();
+    await expect(kumasi.getByTestId("legal-hold")).toContainText("Under a legal hold");
+    await kumasi.goto("/admin/audit");
+    await expect(kumasi.getByRole("table").getByText("Release of head office's legal hold refused").first()).toBeVisible();
+    await kumasiContext.close();
+
+    // Head office releases it.
+    await page.reload();
+    await page.getByLabel("Reason for releasing the hold").fill("Inquiry closed");
+    await page.getByRole("button", { name: "Release the legal hold" }).click();
+    await expect(page.getByTestId("legal-hold")).not.toContainText("Under a legal hold");
+  });
+});

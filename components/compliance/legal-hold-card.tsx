@@ -21,13 +21,16 @@ export function LegalHoldCard({
   erased,
   place,
   release,
+  canRelease,
 }: {
   tokenRequestId: string;
-  hold: { since: string; reason: string; byName: string | null } | null;
+  hold: { since: string; reason: string; byName: string | null; byHeadOffice: boolean } | null;
   /** What was erased already ("erased on … under the retention policy"), per group. */
   erased: { identity: string | null; contact: string | null };
   place: HoldAction;
   release: HoldAction;
+  /** False for a branch supervisor looking at head office's hold: the server refuses it anyway. */
+  canRelease: boolean;
 }) {
   const router = useRouter();
   const [reason, setReason] = useState("");
@@ -60,10 +63,12 @@ export function LegalHoldCard({
       {hold ? (
         <Alert tone="warning" title="Under a legal hold" className="mb-3">
           Since {new Date(hold.since).toLocaleDateString("en-GB", { timeZone: "Africa/Accra" })}
-          {hold.byName ? `, placed by ${hold.byName}` : ""}: {hold.reason}. Nothing of this token is erased until the hold is released.
+          {hold.byName ? `, placed by ${hold.byName}` : ""}
+          {hold.byHeadOffice ? " (head office)" : ""}: {hold.reason}. Nothing of this token is erased until the hold is released.
+          {hold.byHeadOffice && !canRelease ? " Only head office can release it." : ""}
         </Alert>
       ) : null}
-      {!hold && erased.identity && erased.contact ? null : (
+      {(!hold && erased.identity && erased.contact) || (hold && !canRelease) ? null : (
       <form onSubmit={submit} noValidate className="flex flex-col gap-3">
         <fieldset disabled={isBusy} className="m-0 flex min-w-0 flex-col gap-3 border-0 p-0">
           <Field controlId="legal-hold-reason" label={hold ? "Reason for releasing the hold" : "Reason for a legal hold"} hint="E.g. the court order or inquiry reference." error={error}>

@@ -46,6 +46,7 @@ export const auditActionLabels = {
   "retention.run": "Retention job ran",
   "token.legal_hold_place": "Legal hold placed",
   "token.legal_hold_release": "Legal hold released",
+  "token.legal_hold_release_refused": "Release of head office's legal hold refused",
   "customer.record_produced": "Customer's record of verifications produced",
   "customer.erasure_requested": "Customer's data erased on request",
   "customer.erasure_refused": "Erasure on request refused",

@@ -209,6 +209,14 @@ function refusalReason(tokens: number, report: ErasureOnRequestReport): string {
   return `Nothing can be erased now. ${parts.join(" ")}`;
 }
 
+/**
+ * Head office: a member whose scope is every branch. A hold placed by head office (an inquiry a
+ * branch may not even know of) is released by head office only; a branch's own hold by either.
+ */
+const isHeadOffice = (context: Context) => context.scope.kind === "all";
+
+export const HEAD_OFFICE_HOLD_MESSAGE = "This legal hold was placed by head office: only head office can release it.";
+
 /** Places a legal hold (supervisor, with reason, audited): the token is exempt from any erasure until released. */
 export async function placeLegalHold(db: Database, context: Context, input: z.output<typeof legalHoldSchema>): Promise<void> {
   await db.transaction(async (tx) => {
@@ -216,14 +224,18 @@ export async function placeLegalHold(db: Database, context: Context, input: z.ou
     if (!row) throw new AppError("NOT_FOUND", `token request ${input.tokenRequestId} not found`);
     assertInBranchScope(context.scope, row.branchId, "token request");
     if (row.legalHoldAt) throw new AppError("CONFLICT", "legal hold already placed", { userMessage: "This token is already under a legal hold." });
-    await tx.update(tokenRequests).set({ legalHoldAt: new Date(), legalHoldByUserId: context.staff.userId, legalHoldReason: input.reason }).where(eq(tokenRequests.id, input.tokenRequestId));
+    const byHeadOffice = isHeadOffice(context);
+    await tx
+      .update(tokenRequests)
+      .set({ legalHoldAt: new Date(), legalHoldByUserId: context.staff.userId, legalHoldReason: input.reason, legalHoldByHeadOffice: byHeadOffice })
+      .where(eq(tokenRequests.id, input.tokenRequestId));
     await recordAuditEvent(
       {
         action: "token.legal_hold_place",
         actor: { userId: context.staff.userId, username: context.staff.username },
         subject: { type: "token_request", id: input.tokenRequestId },
         branchId: row.branchId,
-        details: { reason: input.reason },
+        details: { reason: input.reason, byHeadOffice },
         requestId: context.requestId,
       },
       tx,
@@ -231,28 +243,58 @@ export async function placeLegalHold(db: Database, context: Context, input: z.ou
   });
 }
 
-/** Releases a legal hold (with reason, audited): the retention clocks apply again at the next run. */
+/**
+ * Releases a legal hold (with reason, audited): the retention clocks apply again at the next run.
+ * Head office's hold is released by head office only; a branch supervisor's attempt is refused
+ * plainly and the refusal audited (someone tried to lift a hold head office placed).
+ */
 export async function releaseLegalHold(db: Database, context: Context, input: z.output<typeof legalHoldSchema>): Promise<void> {
-  await db.transaction(async (tx) => {
+  const actor = { userId: context.staff.userId, username: context.staff.username };
+  const refused = await db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ branchId: tokenRequests.branchId, legalHoldAt: tokenRequests.legalHoldAt, legalHoldReason: tokenRequests.legalHoldReason })
+      .select({
+        branchId: tokenRequests.branchId,
+        legalHoldAt: tokenRequests.legalHoldAt,
+        legalHoldReason: tokenRequests.legalHoldReason,
+        legalHoldByHeadOffice: tokenRequests.legalHoldByHeadOffice,
+      })
       .from(tokenRequests)
       .where(eq(tokenRequests.id, input.tokenRequestId))
       .for("update");
     if (!row) throw new AppError("NOT_FOUND", `token request ${input.tokenRequestId} not found`);
     assertInBranchScope(context.scope, row.branchId, "token request");
     if (!row.legalHoldAt) throw new AppError("CONFLICT", "no legal hold to release", { userMessage: "This token is not under a legal hold." });
-    await tx.update(tokenRequests).set({ legalHoldAt: null, legalHoldByUserId: null, legalHoldReason: null }).where(eq(tokenRequests.id, input.tokenRequestId));
+    if (row.legalHoldByHeadOffice && !isHeadOffice(context)) {
+      await recordAuditEvent(
+        {
+          action: "token.legal_hold_release_refused",
+          actor,
+          subject: { type: "token_request", id: input.tokenRequestId },
+          branchId: row.branchId,
+          details: { reason: input.reason, why: "placed by head office", heldFor: row.legalHoldReason },
+          requestId: context.requestId,
+        },
+        tx,
+      );
+      return true;
+    }
+    await tx
+      .update(tokenRequests)
+      .set({ legalHoldAt: null, legalHoldByUserId: null, legalHoldReason: null, legalHoldByHeadOffice: false })
+      .where(eq(tokenRequests.id, input.tokenRequestId));
     await recordAuditEvent(
       {
         action: "token.legal_hold_release",
-        actor: { userId: context.staff.userId, username: context.staff.username },
+        actor,
         subject: { type: "token_request", id: input.tokenRequestId },
         branchId: row.branchId,
-        details: { reason: input.reason, heldSince: row.legalHoldAt.toISOString(), heldFor: row.legalHoldReason },
+        details: { reason: input.reason, heldSince: row.legalHoldAt.toISOString(), heldFor: row.legalHoldReason, byHeadOffice: row.legalHoldByHeadOffice },
         requestId: context.requestId,
       },
       tx,
     );
+    return false;
   });
+  // Thrown after the transaction, so the refusal's audit event is kept.
+  if (refused) throw new AppError("FORBIDDEN", "a branch supervisor may not release head office's legal hold", { userMessage: HEAD_OFFICE_HOLD_MESSAGE });
 }

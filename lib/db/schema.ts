@@ -403,6 +403,8 @@ export const tokenRequests = pgTable(
     legalHoldAt: timestamp("legal_hold_at", { withTimezone: true }),
     legalHoldByUserId: text("legal_hold_by_user_id").references(() => authUsers.id, { onDelete: "restrict" }),
     legalHoldReason: text("legal_hold_reason"),
+    /** Placed by head office (a member who reads every branch): only head office may release it. */
+    legalHoldByHeadOffice: boolean("legal_hold_by_head_office").notNull().default(false),
 
     /**
      * The version of what a viewer sees of this row, kept by the database (ADR 0033): the trigger

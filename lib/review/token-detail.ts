@@ -35,7 +35,7 @@ export type ReviewTokenDetail = {
     expiresAt: string | null;
     consent: { attestedAt: string; wordingVersion: number } | null;
     /** A legal hold exempts the token from erasure until released (issue 14). */
-    legalHold: { since: string; reason: string; byName: string | null } | null;
+    legalHold: { since: string; reason: string; byName: string | null; byHeadOffice: boolean } | null;
     /** "erased on DATE under the retention policy", per group of data; null while held. */
     identityErased: string | null;
     contactErased: string | null;
@@ -109,7 +109,12 @@ export async function openReviewTokenDetail(db: Database, context: { staff: Staf
           : null,
       legalHold:
         extra?.legalHoldAt && extra.legalHoldReason
-          ? { since: extra.legalHoldAt.toISOString(), reason: extra.legalHoldReason, byName: await staffNameOf(db, extra.legalHoldByUserId) }
+          ? {
+              since: extra.legalHoldAt.toISOString(),
+              reason: extra.legalHoldReason,
+              byName: await staffNameOf(db, extra.legalHoldByUserId),
+              byHeadOffice: extra.legalHoldByHeadOffice,
+            }
           : null,
       identityErased: extra?.identityErasedAt ? erasedText(extra.identityErasedAt, extra.identityErasedUnder) : null,
       contactErased: extra?.contactErasedAt ? erasedText(extra.contactErasedAt, extra.contactErasedUnder) : null,

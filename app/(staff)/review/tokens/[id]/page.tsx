@@ -134,6 +134,8 @@ export default async function ReviewTokenPage({ params }: { params: Promise<{ id
               erased={{ identity: token.identityErased, contact: token.contactErased }}
               place={placeLegalHoldAction}
               release={releaseLegalHoldAction}
+              // Head office's hold is head office's to release (the action refuses anyone else).
+              canRelease={!token.legalHold?.byHeadOffice || branchScopeFor(staff).kind === "all"}
             />
           ) : null}
           <Card aria-labelledby="access-heading">
