@@ -1,11 +1,13 @@
 "use client";
 
 import { Fingerprint } from "lucide-react";
-import { useEffect } from "react";
+import { useEffect, useMemo } from "react";
+import { flushSync } from "react-dom";
 import { useForm, useWatch } from "react-hook-form";
 import type { ActionResult } from "@/lib/actions/result";
 import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
 import type { IssueTokenResult } from "@/lib/tokens/issue-token";
+import type { FingerprintRestartPrefill, RestartSubmission } from "@/lib/tokens/restart-fields";
 import {
   emptyFingerprintTokenForm,
   type FingerprintTokenForm as FingerprintTokenValues,
@@ -17,6 +19,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { CarriedValue, useCarriedFields } from "./carried-value";
 import { applyServerFieldErrors, focusFirstInvalid } from "./form-errors";
 import { GhanaCardInput } from "./ghana-card-input";
 import { IssueFeedback } from "./issue-feedback";
@@ -27,13 +30,13 @@ import { useTokenIssuing } from "./use-token-issuing";
 
 const fieldNames = ["ghanaCardNumber", "referenceId", "purpose", "consentAttested"] as const;
 
-const fingerprintResolver = rulesResolver<FingerprintTokenFormInput, FingerprintTokenValues>((rules) => rules.checkFingerprintTokenForm);
-
-export type FingerprintTokenAction = (input: FingerprintTokenActionInput) => Promise<ActionResult<IssueTokenResult>>;
+export type FingerprintTokenAction = (input: FingerprintTokenActionInput & RestartSubmission) => Promise<ActionResult<IssueTokenResult>>;
 
 /**
  * The fingerprint token form. react-hook-form owns the values and calls the server action from
- * handleSubmit with a typed object, so nothing typed is lost on any failure.
+ * handleSubmit with a typed object, so nothing typed is lost on any failure. Started from an
+ * earlier token (`restart`), the Ghana Card number and reference it kept show masked; the server
+ * fills them in (ADR 0038).
  */
 export function FingerprintTokenForm({
   action,
@@ -42,6 +45,7 @@ export function FingerprintTokenForm({
   purposes,
   issueTimeoutSeconds,
   defaultValues = emptyFingerprintTokenForm,
+  restart,
   consent,
 }: {
   action: FingerprintTokenAction;
@@ -52,12 +56,21 @@ export function FingerprintTokenForm({
   /** How long Veridesk waits for the service's answer (UPSTREAM_ISSUE_TIMEOUT_MS), told to the teller when it is slow. */
   issueTimeoutSeconds: number;
   defaultValues?: FingerprintTokenFormInput;
+  /** "New token for this customer": the earlier token's values, its personal ones masked. */
+  restart?: FingerprintRestartPrefill;
   /** The consent wording in force: read out, then attested (issue 14). */
   consent: ConsentWording;
 }) {
+  const carried = useCarriedFields(restart);
+  const carriedNames = carried.names;
+  // A carried field counts as filled: the server fills it in and checks it.
+  const resolver = useMemo(
+    () => rulesResolver<FingerprintTokenFormInput, FingerprintTokenValues>((rules) => (input) => rules.checkFingerprintTokenForm(input, carriedNames())),
+    [carriedNames],
+  );
   const form = useForm<FingerprintTokenFormInput, unknown, FingerprintTokenValues>({
-    resolver: fingerprintResolver,
-    defaultValues: { ...defaultValues, consentAttested: false, consentWordingVersion: consent.version },
+    resolver,
+    defaultValues: { ...(restart?.values ?? defaultValues), consentAttested: false, consentWordingVersion: consent.version },
     mode: "onTouched",
     shouldFocusError: false,
   });
@@ -66,17 +79,26 @@ export function FingerprintTokenForm({
   const { register, handleSubmit, formState, control } = form;
   const purpose = useWatch({ control, name: "purpose" });
   const { errors } = formState;
-  const issuing = useTokenIssuing<FingerprintTokenValues>({
+  const issuing = useTokenIssuing<FingerprintTokenValues & RestartSubmission>({
     initialIdempotencyKey: idempotencyKey,
     action,
-    applyFieldErrors: (fieldErrors) => applyServerFieldErrors(form, fieldErrors, fieldNames),
+    applyFieldErrors: (fieldErrors) => {
+      // A kept field the server could not fill becomes an input again, its message under it.
+      flushSync(() => carried.drop(Object.keys(fieldErrors)));
+      applyServerFieldErrors(form, fieldErrors, fieldNames);
+    },
   });
   const isBusy = issuing.isBusy;
   const invalid = (name: (typeof fieldNames)[number]) => (errors[name] ? true : undefined);
+  const submit = (values: FingerprintTokenValues, options?: { allowDuplicate?: boolean }) => issuing.submit({ ...values, ...carried.submission() }, options);
+  const typeAnother = (name: "ghanaCardNumber" | "referenceId") => {
+    flushSync(() => carried.drop([name]));
+    form.setFocus(name);
+  };
 
   return (
     <form noValidate onSubmit={handleSubmit(
-        (values) => issuing.submit(values),
+        (values) => submit(values),
         (invalid) => focusFirstInvalid(form, Object.keys(invalid), fieldNames),
       )} aria-label="Fingerprint token">
       <fieldset disabled={isBusy} className="m-0 min-w-0 border-0 p-0">
@@ -87,15 +109,25 @@ export function FingerprintTokenForm({
             hint="Type it with or without dashes; it is formatted as you type."
             error={errors.ghanaCardNumber?.message}
           >
-            {(describedBy) => (
-              <GhanaCardInput id="ghanaCardNumber" {...register("ghanaCardNumber")} aria-describedby={describedBy} aria-invalid={invalid("ghanaCardNumber")} />
-            )}
+            {(describedBy) => {
+              const masked = carried.maskedOf("ghanaCardNumber");
+              return masked ? (
+                <CarriedValue id="ghanaCardNumber" label="Ghana Card number" masked={masked} describedBy={describedBy} onTypeAnother={() => typeAnother("ghanaCardNumber")} />
+              ) : (
+                <GhanaCardInput id="ghanaCardNumber" {...register("ghanaCardNumber")} aria-describedby={describedBy} aria-invalid={invalid("ghanaCardNumber")} />
+              );
+            }}
           </Field>
 
           <Field controlId="referenceId" label="Reference" hint="Usually the customer's phone number, e.g. 024 123 4567." error={errors.referenceId?.message}>
-            {(describedBy) => (
-              <Input id="referenceId" {...register("referenceId")} aria-describedby={describedBy} aria-invalid={invalid("referenceId")} autoComplete="off" />
-            )}
+            {(describedBy) => {
+              const masked = carried.maskedOf("referenceId");
+              return masked ? (
+                <CarriedValue id="referenceId" label="Reference" masked={masked} describedBy={describedBy} onTypeAnother={() => typeAnother("referenceId")} />
+              ) : (
+                <Input id="referenceId" {...register("referenceId")} aria-describedby={describedBy} aria-invalid={invalid("referenceId")} autoComplete="off" />
+              );
+            }}
           </Field>
 
           <PurposeField registration={register("purpose")} error={errors.purpose?.message} purposes={purposes} value={purpose} />
@@ -114,7 +146,7 @@ export function FingerprintTokenForm({
           <IssueFeedback
             issuing={issuing}
             serverError={errors.root?.server?.message}
-            onIssueAnyway={handleSubmit((values) => issuing.submit(values, { allowDuplicate: true }))}
+            onIssueAnyway={handleSubmit((values) => submit(values, { allowDuplicate: true }))}
           />
 
           <div className="flex flex-wrap items-center justify-end gap-4 border-t border-line pt-5">

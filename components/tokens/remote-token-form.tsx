@@ -1,11 +1,13 @@
 "use client";
 
 import { ChevronDown, Send } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { flushSync } from "react-dom";
 import { useForm, useWatch, type Path } from "react-hook-form";
 import type { ActionResult } from "@/lib/actions/result";
 import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
 import type { IssueTokenResult } from "@/lib/tokens/issue-token";
+import type { CarriableField, RemoteRestartPrefill, RestartSubmission } from "@/lib/tokens/restart-fields";
 import { minimumAgeYears } from "@/lib/validation/identity-documents";
 import { phoneExample } from "@/lib/validation/phone-example";
 import {
@@ -26,6 +28,7 @@ import { CheckboxField } from "@/components/ui/checkbox-field";
 import { cn } from "@/components/ui/cn";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { CarriedValue, useCarriedFields } from "./carried-value";
 import { DateOfBirthInput } from "./date-of-birth-input";
 import { applyServerFieldErrors, focusFirstInvalid } from "./form-errors";
 import { GhanaCardInput } from "./ghana-card-input";
@@ -35,9 +38,7 @@ import { PurposeField, usePurposeIdTypes } from "./purpose-field";
 import { loadTokenFormRules, rulesResolver } from "./rules-resolver";
 import { useTokenIssuing } from "./use-token-issuing";
 
-const remoteResolver = rulesResolver<RemoteTokenFormInput, RemoteTokenValues>((rules) => rules.checkRemoteTokenForm);
-
-export type RemoteTokenAction = (input: RemoteTokenActionInput) => Promise<ActionResult<IssueTokenResult>>;
+export type RemoteTokenAction = (input: RemoteTokenActionInput & RestartSubmission) => Promise<ActionResult<IssueTokenResult>>;
 
 type FieldName = Path<RemoteTokenFormInput>;
 
@@ -93,7 +94,9 @@ const idFieldCopy: Record<Exclude<IdFieldName, "ghanaCardNumber" | "dateOfBirth"
 
 /**
  * The remote token form: the ID type decides which ID fields exist (one discriminated union,
- * shared with the server); fields of other types are dropped the moment the type changes.
+ * shared with the server); fields of other types are dropped the moment the type changes. Started
+ * from an earlier token (`restart`), the personal fields it kept show masked and the server fills
+ * them in (ADR 0038).
  */
 export function RemoteTokenForm({
   action,
@@ -101,6 +104,7 @@ export function RemoteTokenForm({
   purposes,
   issueTimeoutSeconds,
   defaultValues = emptyRemoteTokenForm(),
+  restart,
   consent,
 }: {
   action: RemoteTokenAction;
@@ -110,12 +114,21 @@ export function RemoteTokenForm({
   /** How long Veridesk waits for the service's answer (UPSTREAM_ISSUE_TIMEOUT_MS), told to the teller when it is slow. */
   issueTimeoutSeconds: number;
   defaultValues?: RemoteTokenFormInput;
+  /** "New token for this customer": the earlier token's values, its personal ones masked. */
+  restart?: RemoteRestartPrefill;
   /** The consent wording in force: read out, then attested (issue 14). */
   consent: ConsentWording;
 }) {
+  const carried = useCarriedFields(restart);
+  const carriedNames = carried.names;
+  // A carried field counts as filled: the server fills it in and checks it.
+  const resolver = useMemo(
+    () => rulesResolver<RemoteTokenFormInput, RemoteTokenValues>((rules) => (input) => rules.checkRemoteTokenForm(input, carriedNames())),
+    [carriedNames],
+  );
   const form = useForm<RemoteTokenFormInput, unknown, RemoteTokenValues>({
-    resolver: remoteResolver,
-    defaultValues: { ...defaultValues, consentAttested: false, consentWordingVersion: consent.version },
+    resolver,
+    defaultValues: { ...(restart?.values ?? defaultValues), consentAttested: false, consentWordingVersion: consent.version },
     mode: "onTouched",
     shouldFocusError: false,
   });
@@ -135,11 +148,25 @@ export function RemoteTokenForm({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const purpose = useWatch({ control, name: "purpose" });
-  const issuing = useTokenIssuing<RemoteTokenValues>({
+  const issuing = useTokenIssuing<RemoteTokenValues & RestartSubmission>({
     initialIdempotencyKey: idempotencyKey,
     action,
-    applyFieldErrors: (fieldErrors) => applyServerFieldErrors(form, fieldErrors, fieldNames),
+    applyFieldErrors: (fieldErrors) => {
+      // A kept field the server could not fill becomes an input again, its message under it.
+      flushSync(() => carried.drop(Object.keys(fieldErrors)));
+      applyServerFieldErrors(form, fieldErrors, fieldNames);
+    },
   });
+  const submit = (values: RemoteTokenValues, options?: { allowDuplicate?: boolean }) => issuing.submit({ ...values, ...carried.submission() }, options);
+  const typeAnother = (name: CarriableField) => {
+    flushSync(() => carried.drop([name]));
+    form.setFocus(name as FieldName);
+  };
+  /** A kept field's masked display in place of its input, or null when the teller types it. */
+  const carriedDisplay = (name: CarriableField, label: string, describedBy: string | undefined) => {
+    const masked = carried.maskedOf(name);
+    return masked ? <CarriedValue id={name} label={label} masked={masked} describedBy={describedBy} onTypeAnother={() => typeAnother(name)} /> : null;
+  };
   const isBusy = issuing.isBusy;
   const errorOf = (name: string) => errors[name]?.message;
   const ariaFor = (name: string, describedBy: string | undefined) => ({
@@ -150,6 +177,8 @@ export function RemoteTokenForm({
   // Dropping the other types' fields from the form state (not just hiding them) guarantees a
   // number typed under one type can never travel with another.
   function switchIdType(next: IdType) {
+    // An ID number kept from the earlier token belongs to its type only.
+    carried.drop(allIdFields);
     for (const name of allIdFields) {
       if (!(idFieldsByType[next] as readonly string[]).includes(name)) unregister(name as FieldName, { keepDefaultValue: false });
     }
@@ -163,12 +192,14 @@ export function RemoteTokenForm({
 
   // The reference follows the phone until the teller types a reference of their own.
   const followPhone = (event: { target: { value: string } }) => {
-    if (!getFieldState("referenceId").isDirty) setValue("referenceId", event.target.value);
+    if (getFieldState("referenceId").isDirty) return;
+    carried.drop(["referenceId"]);
+    setValue("referenceId", event.target.value);
   };
 
   return (
     <form noValidate onSubmit={handleSubmit(
-        (values) => issuing.submit(values),
+        (values) => submit(values),
         (invalid) => {
           // A bad option would be focused inside the fold: open it first.
           if (optionNames.some((name) => name in invalid)) setIsMoreOpen(true);
@@ -208,7 +239,11 @@ export function RemoteTokenForm({
           <div className="grid gap-x-5 gap-y-3 md:grid-cols-2" data-testid="id-fields">
             {idType === "GHANA_CARD" ? (
               <Field controlId="ghanaCardNumber" label="Ghana Card number" hint="With or without dashes; formatted as you type." error={errorOf("ghanaCardNumber")}>
-                {(describedBy) => <GhanaCardInput id="ghanaCardNumber" {...register("ghanaCardNumber")} {...ariaFor("ghanaCardNumber", describedBy)} />}
+                {(describedBy) =>
+                  carriedDisplay("ghanaCardNumber", "Ghana Card number", describedBy) ?? (
+                    <GhanaCardInput id="ghanaCardNumber" {...register("ghanaCardNumber")} {...ariaFor("ghanaCardNumber", describedBy)} />
+                  )
+                }
               </Field>
             ) : null}
             {idType === "VOTER" || idType === "PASSPORT" || idType === "DRIVER_LICENCE" ? (
@@ -216,7 +251,8 @@ export function RemoteTokenForm({
                 const name = idType === "VOTER" ? "voterId" : idType === "PASSPORT" ? "passportNumber" : "driverLicenceNumber";
                 return (
                   <Field key={name} controlId={name} label={idFieldCopy[name].label} hint={idFieldCopy[name].hint} error={errorOf(name)}>
-                    {(describedBy) => (
+                    {(describedBy) =>
+                      carriedDisplay(name, idFieldCopy[name].label, describedBy) ?? (
                       <Input
                         id={name}
                         {...register(name as FieldName)}
@@ -238,7 +274,8 @@ export function RemoteTokenForm({
                 hint={`Day, month, year as on the licence, e.g. 07/03/1990; the holder is ${minimumAgeYears} or older.`}
                 error={errorOf("dateOfBirth")}
               >
-                {(describedBy) => (
+                {(describedBy) =>
+                  carriedDisplay("dateOfBirth", "Date of birth", describedBy) ?? (
                   <DateOfBirthInput<RemoteTokenFormInput>
                     id="dateOfBirth"
                     name={"dateOfBirth" as FieldName}
@@ -258,14 +295,20 @@ export function RemoteTokenForm({
             <Field controlId="phoneNumber" label="Customer's mobile number" hint={`A Ghana mobile number, e.g. ${phoneExample}.`} error={errorOf("phoneNumber")}>
               {(describedBy) => (
                 // Registered here, in page order, so a failed submit focuses the first bad field.
-                <Input id="phoneNumber" type="tel" {...register("phoneNumber", { onChange: followPhone })} {...ariaFor("phoneNumber", describedBy)} autoComplete="off" />
+                carriedDisplay("phoneNumber", "Customer's mobile number", describedBy) ?? (
+                  <Input id="phoneNumber" type="tel" {...register("phoneNumber", { onChange: followPhone })} {...ariaFor("phoneNumber", describedBy)} autoComplete="off" />
+                )
               )}
             </Field>
             <Field controlId="email" label="E-mail" hint="The link is also sent here." error={errorOf("email")} isOptional>
-              {(describedBy) => <Input id="email" type="email" {...register("email")} {...ariaFor("email", describedBy)} autoComplete="off" />}
+              {(describedBy) =>
+                carriedDisplay("email", "E-mail", describedBy) ?? <Input id="email" type="email" {...register("email")} {...ariaFor("email", describedBy)} autoComplete="off" />
+              }
             </Field>
             <Field controlId="referenceId" label="Reference" hint="Follows the phone number unless you type another." error={errorOf("referenceId")}>
-              {(describedBy) => <Input id="referenceId" {...register("referenceId")} {...ariaFor("referenceId", describedBy)} autoComplete="off" />}
+              {(describedBy) =>
+                carriedDisplay("referenceId", "Reference", describedBy) ?? <Input id="referenceId" {...register("referenceId")} {...ariaFor("referenceId", describedBy)} autoComplete="off" />
+              }
             </Field>
           </div>
         </Card>
@@ -300,7 +343,7 @@ export function RemoteTokenForm({
         <IssueFeedback
           issuing={issuing}
           serverError={errors.root?.server?.message}
-          onIssueAnyway={handleSubmit((values) => issuing.submit(values, { allowDuplicate: true }))}
+          onIssueAnyway={handleSubmit((values) => submit(values, { allowDuplicate: true }))}
         />
 
         {/* Always in reach: the Issue button stays on screen however long the form is. */}

@@ -199,6 +199,38 @@ describe("the action wrapper", () => {
     expect(currentRequestId()).toBeUndefined();
   });
 
+  it("completes the input on the server after the permission check and parses what it answers, all field errors included", async () => {
+    const { defineAction } = setUp(fakeStaff("teller"));
+    const prepared: unknown[] = [];
+    const action = defineAction(
+      {
+        name: "test.issue",
+        schema: issueSchema,
+        permission: "tokens.issue",
+        prepareInput: async (raw: { keep: string }, { staff, requestId }) => {
+          prepared.push({ raw, by: staff.userId, requestId });
+          if (raw.keep === "refuse") throw new AppError("FORBIDDEN", "not theirs", { userMessage: "Not yours." });
+          return raw.keep === "reference" ? validInput : { ...validInput, reference: "x", branchId: "nope" };
+        },
+      },
+      async ({ input }) => input.reference,
+    );
+    expect(await action({ keep: "reference" })).toEqual({ ok: true, data: "0244123456" });
+    expect(prepared[0]).toEqual({ raw: { keep: "reference" }, by: "user-teller", requestId: "req-1" });
+    expect(await action({ keep: "refuse" })).toMatchObject({ ok: false, code: "FORBIDDEN", formError: "Not yours." });
+    const invalid = await action({ keep: "bad" });
+    expect(invalid).toMatchObject({ ok: false, code: "VALIDATION" });
+    expect(Object.keys(invalid.ok ? {} : invalid.fieldErrors)).toEqual(["reference", "branchId"]);
+
+    const forbidden = setUp(fakeStaff("admin")).defineAction(
+      { name: "test.issue", schema: issueSchema, permission: "tokens.issue", prepareInput: async (raw: unknown) => prepared.push(raw) },
+      async () => "ran",
+    );
+    const before = prepared.length;
+    expect(await forbidden({})).toMatchObject({ ok: false, code: "FORBIDDEN" });
+    expect(prepared).toHaveLength(before);
+  });
+
   it("lets framework control flow (redirects) through untouched", async () => {
     const redirect = Object.assign(new Error("NEXT_REDIRECT"), { digest: "NEXT_REDIRECT;replace;/;307;" });
     const defineAction = createActionWrapper({

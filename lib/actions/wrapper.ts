@@ -11,8 +11,9 @@ import type { ActionFailure, ActionResult } from "./result";
 /**
  * The one wrapper of every server action (ADR 0004), in a fixed order:
  *
- *   authenticate → refuse a temporary password → check the role's permission → parse the input
- *   (zod) → authorise against the parsed input (branch, ownership) → run → a typed ActionResult.
+ *   authenticate → refuse a temporary password → check the role's permission → complete the
+ *   input on the server, if the action does (prepareInput) → parse the input (zod) → authorise
+ *   against the parsed input (branch, ownership) → run → a typed ActionResult.
  *
  * The permission needs no input, so it is checked before parsing: a teller calling an admin
  * action learns "not allowed", not the shape of the admin form. AppErrors become their code and
@@ -43,7 +44,7 @@ export type ActionContext<Input> = {
   log: ActionLogger;
 };
 
-export type ActionDefinition<Schema extends z.ZodType> = {
+export type ActionDefinition<Schema extends z.ZodType, Raw = z.input<Schema>> = {
   /** Names the action in logs: "staff.create". */
   name: string;
   schema: Schema;
@@ -54,19 +55,25 @@ export type ActionDefinition<Schema extends z.ZodType> = {
    * the new password. Every other action answers PASSWORD_CHANGE_REQUIRED to them.
    */
   allowsPendingPasswordChange?: boolean;
+  /**
+   * Completes what the browser sent with what it must never hold, before the parse: a new token's
+   * details carried over from an earlier one are filled in here (lib/tokens/restart-values.ts),
+   * so they are checked like typed ones. Throw AppError to refuse.
+   */
+  prepareInput?: (raw: Raw, context: { staff: Staff; requestId: string }) => Promise<unknown>;
   /** Checks against the parsed input; throw AppError FORBIDDEN / NOT_FOUND to refuse. */
   authorize?: (context: Omit<ActionContext<z.output<Schema>>, "log">) => void | Promise<void>;
 };
 
-export type ServerAction<Schema extends z.ZodType, Data> = (input: z.input<Schema>) => Promise<ActionResult<Data>>;
+export type ServerAction<Schema extends z.ZodType, Data, Raw = z.input<Schema>> = (input: Raw) => Promise<ActionResult<Data>>;
 
 export function createActionWrapper(dependencies: ActionDependencies) {
   const newRequestId = dependencies.newRequestId ?? newSupportCode;
 
-  return function defineAction<Schema extends z.ZodType, Data>(
-    definition: ActionDefinition<Schema>,
+  return function defineAction<Schema extends z.ZodType, Data, Raw = z.input<Schema>>(
+    definition: ActionDefinition<Schema, Raw>,
     run: (context: ActionContext<z.output<Schema>>) => Promise<Data>,
-  ): ServerAction<Schema, Data> {
+  ): ServerAction<Schema, Data, Raw> {
     return async (rawInput) => {
       const requestId = newRequestId();
       let log = dependencies.logger.child({ requestId, action: definition.name });
@@ -87,7 +94,8 @@ export function createActionWrapper(dependencies: ActionDependencies) {
           log.info({ code: "VALIDATION" }, "action input refused: NUL character");
           return failure("VALIDATION", requestId, {}, errorCatalog.VALIDATION.userMessage);
         }
-        const parsed = await definition.schema.safeParseAsync(rawInput);
+        const input = definition.prepareInput ? await withRequestId(requestId, () => definition.prepareInput!(rawInput, { staff, requestId })) : rawInput;
+        const parsed = await definition.schema.safeParseAsync(input);
         if (!parsed.success) {
           const { formErrors, fieldErrors } = collectIssues(parsed.error);
           log.info({ code: "VALIDATION", fields: Object.keys(fieldErrors) }, "action input refused");

@@ -27,6 +27,9 @@ export const auditActionLabels = {
   "token.attached_from_sms": "Token entered from the customer's SMS",
   "token.sms_token_refused": "Token from an SMS refused",
   "token.slip_printed": "Verification slip printed",
+  // "New token for this customer" (ADR 0038): the earlier token's details read for a new one.
+  "token.restart_values_used": "Earlier token's details used for a new token",
+  "token.restart_values_refused": "New token from another teller's token refused",
   "token.finished": "Token ended",
   "token.state_changed": "Token state changed",
   // Supervisor review (issue 7, lib/review/audit-actions.ts).

@@ -26,6 +26,8 @@ export const auditActionsToldInFull: ReadonlySet<string> = new Set([
   "token.id_revealed",
   "token.attached_from_sms",
   "token.slip_printed",
+  "token.restart_values_used",
+  "token.restart_values_refused",
   "review.reconciliation_printed",
   "review.reconciliation_signed_off",
   "token.finished",
@@ -37,6 +39,18 @@ function copyOf(code: unknown): string | undefined {
   const entry = (errorCatalog as Partial<Record<string, { userMessage: string }>>)[code];
   return entry?.userMessage ?? undefined;
 }
+
+/** The fields a new token kept from an earlier one (lib/tokens/restart-fields.ts), in words. */
+const restartFieldWords: Record<string, string> = {
+  ghanaCardNumber: "Ghana Card number",
+  voterId: "voter ID number",
+  passportNumber: "passport number",
+  driverLicenceNumber: "driver licence number",
+  dateOfBirth: "date of birth",
+  phoneNumber: "mobile number",
+  email: "e-mail",
+  referenceId: "reference",
+};
 
 const tokenWord = (token: string | null) => (token ? `token ${token}` : "a token");
 
@@ -146,6 +160,15 @@ export function describeAuditEvent(row: AuditSentenceRow): Sentence {
       return { text: `${who} entered ${token} from the customer's SMS`, tone: "info", tokenRequestId };
     case "token.slip_printed":
       return { text: `${who} printed the slip of ${token}`, tone: "neutral", tokenRequestId };
+    case "token.restart_values_used":
+      return {
+        text: d.use === "issue" ? `${who} issued a new token with the customer's details from ${token}` : `${who} opened a new token form with the customer's details from ${token}`,
+        detail: Array.isArray(d.fields) && d.fields.length > 0 ? `Kept: ${d.fields.map((field) => restartFieldWords[String(field)] ?? String(field)).join(", ")}.` : undefined,
+        tone: "info",
+        tokenRequestId,
+      };
+    case "token.restart_values_refused":
+      return { text: `${who} tried to start a new token from ${token}, issued by another teller: refused`, tone: "warning", tokenRequestId };
     case "token.finished":
     case "token.state_changed": {
       const change = describeStateChange(d, { tellerName: who, token: row.subjectToken, kind: "remote", namesByUsername: {} });

@@ -37,6 +37,13 @@ export const finalTokenStates: ReadonlySet<TokenStateName> = new Set([
   "outcome_unknown",
 ]);
 
+/**
+ * Final states that did not verify the customer (failed, never started, unknown to the service, or
+ * of unknown outcome): the customer still needs verifying, so the token's page offers "New token
+ * for this customer" (lib/tokens/restart-values.ts).
+ */
+export const restartableTokenStates: ReadonlySet<TokenStateName> = new Set(["failed", "expired", "invalid", "outcome_unknown"]);
+
 export type ResultStatus = "SUCCESSFUL" | "FAILED";
 
 /** What check_token_status said, as lib/upstream reads it. */

@@ -97,17 +97,28 @@ function isIdType(raw: unknown): raw is IdType {
 
 // ─── Whole forms ─────────────────────────────────────────────────────────────────────────────────
 
-export function checkFingerprintTokenForm(input: unknown): FormCheck<FingerprintTokenForm> {
-  const { values, fieldErrors } = checkFields(fingerprintTokenFieldRules, input);
+/**
+ * The rules minus the fields a new token carries over from an earlier one ("New token for this
+ * customer", ADR 0038): the server fills those in and checks them, the browser never has them.
+ */
+function withoutCarried<Rules extends Record<string, FieldRule<unknown>>>(rules: Rules, carried: readonly string[]): Rules {
+  return carried.length === 0 ? rules : (Object.fromEntries(Object.entries(rules).filter(([name]) => !carried.includes(name))) as Rules);
+}
+
+/** `carried`: fields filled in by the server from an earlier token, taken as filled; left out of the values. */
+export function checkFingerprintTokenForm(input: unknown, carried: readonly string[] = []): FormCheck<FingerprintTokenForm> {
+  const { values, fieldErrors } = checkFields(withoutCarried(fingerprintTokenFieldRules, carried), input);
   return formCheckOf(values, fieldErrors);
 }
 
-export function checkRemoteTokenForm(input: unknown): FormCheck<RemoteTokenForm> {
+/** `carried`: as for checkFingerprintTokenForm; a carried e-mail counts as somewhere to send the link. */
+export function checkRemoteTokenForm(input: unknown, carried: readonly string[] = []): FormCheck<RemoteTokenForm> {
   const record = asRecord(input);
   if (!isIdType(record.idType)) return { ok: false, fieldErrors: { idType: idTypeMessage } };
-  const { values, fieldErrors } = checkFields({ ...remoteIdFieldRules[record.idType], ...remoteCommonFieldRules }, record);
+  const { values, fieldErrors } = checkFields(withoutCarried({ ...remoteIdFieldRules[record.idType], ...remoteCommonFieldRules }, carried), record);
   if (!("sendSms" in fieldErrors) && !("email" in fieldErrors)) {
-    const problem = deliveryProblem(values as { sendSms: boolean; email?: string });
+    const email = carried.includes("email") ? "(carried)" : (values.email as string | undefined);
+    const problem = deliveryProblem({ sendSms: values.sendSms as boolean, email });
     if (problem) fieldErrors.sendSms = problem;
   }
   return formCheckOf({ idType: record.idType, ...values }, fieldErrors);

@@ -66,7 +66,7 @@ export type LiveTokenDetail = LiveTokenSummary & {
   /** An attempt with no answer whose link may have reached the customer: its token can be entered from the SMS. */
   awaitsSmsToken: boolean;
   events: LiveTokenEvent[];
-  /** Where "New token for this customer" leads (expired, failed or invalid tokens only). */
+  /** Where "New token for this customer" leads: the issuer's token that ended without verifying the customer. */
   newTokenHref: string | null;
   /** Where the printable slip is (finished tokens only). */
   slipHref: string | null;

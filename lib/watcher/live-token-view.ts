@@ -9,7 +9,7 @@ import { authUsers, branches, tokenEvents, tokenRequests, type TokenEvent, type 
 import { AppError, errorCatalog, type ErrorCode } from "@/lib/errors";
 import { displayContact, displayIdNumber } from "@/lib/compliance/erasure-note";
 import { decryptField, maskEmail, maskIdNumber } from "@/lib/pii";
-import { deriveTokenState, tokenStateLabelFor, type FollowPolicy, type TokenStateName } from "@/lib/tokens/state";
+import { deriveTokenState, restartableTokenStates, tokenStateLabelFor, type FollowPolicy, type TokenStateName } from "@/lib/tokens/state";
 import { idTypeLabels } from "@/lib/validation";
 import type { LiveTokenDetail, LiveTokenEvent, LiveTokenResponse, LiveTokenSummary, TodayTokensAnswer, TodayTokensResponse } from "./live-token-dto";
 import { factsFromRow, pendingLimitMs } from "./token-facts";
@@ -56,7 +56,6 @@ export const unshownTokenColumns: ReadonlySet<string> = new Set([
 const summaryColumns = { row: tokenRequests, branchName: branches.name, tellerName: authUsers.name };
 type Joined = { row: TokenRequest; branchName: string; tellerName: string };
 
-const restartableStates: ReadonlySet<TokenStateName> = new Set(["expired", "failed", "invalid"]);
 const slipStates: ReadonlySet<TokenStateName> = new Set(["successful", "failed"]);
 
 export async function getLiveToken(
@@ -441,7 +440,8 @@ function toDetail(joined: Joined, events: TokenEvent[], viewer: LiveViewer, sett
         : null,
     awaitsSmsToken: isUnanswered && row.token === null && Boolean(smsWentTo || email),
     events: events.map((event) => describeEvent(event, joined.tellerName)).filter((event): event is LiveTokenEvent => event !== null),
-    newTokenHref: restartableStates.has(summary.state) ? `/tokens/new/${row.kind}?from=${row.id}` : null,
+    // Only the issuer may start from its details (lib/tokens/restart-values.ts), and not once erased.
+    newTokenHref: restartableTokenStates.has(summary.state) && summary.isMine && row.idNumberEncrypted !== null ? `/tokens/new/${row.kind}?from=${row.id}` : null,
     slipHref: slipStates.has(summary.state) ? `/tokens/${row.id}/slip` : null,
   };
 }

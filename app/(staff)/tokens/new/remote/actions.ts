@@ -2,10 +2,18 @@
 
 import { defineAction } from "@/lib/actions";
 import { issueRemoteToken, issuerFromStaff } from "@/lib/tokens";
-import { remoteTokenActionSchema } from "@/lib/validation";
+import type { RestartSubmission } from "@/lib/tokens/restart-fields";
+import { restartViewerOf, withRestartValues } from "@/lib/tokens/restart-values";
+import { remoteTokenActionSchema, type RemoteTokenActionInput } from "@/lib/validation";
 
 /** Issues a remote token (link by SMS and/or e-mail) for the signed-in teller's branch. */
 export const issueRemoteTokenAction = defineAction(
-  { name: "tokens.issue_remote", schema: remoteTokenActionSchema, permission: "tokens.issue" },
+  {
+    name: "tokens.issue_remote",
+    schema: remoteTokenActionSchema,
+    permission: "tokens.issue",
+    // "New token for this customer": the details kept from the earlier token, filled in here.
+    prepareInput: (raw: RemoteTokenActionInput & RestartSubmission, { staff, requestId }) => withRestartValues(raw, "remote", restartViewerOf(staff), requestId),
+  },
   async ({ input, staff, requestId, log }) => issueRemoteToken(input, issuerFromStaff(staff), requestId, { log }),
 );

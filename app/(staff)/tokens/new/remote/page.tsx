@@ -1,15 +1,15 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { randomUUID } from "node:crypto";
 import { RemoteTokenForm } from "@/components/tokens/remote-token-form";
+import { RestartNotice } from "@/components/tokens/restart-notice";
 import { TokenKindTabs } from "@/components/tokens/token-kind-tabs";
-import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
-import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
 import { currentConsentWording } from "@/lib/compliance/consent";
 import { listPurposesFor } from "@/lib/compliance/purposes";
 import { env } from "@/lib/env";
-import { loadRestartValues } from "@/lib/watcher/restart-values";
+import { isOwnSiteNavigation, restartViewerOf, startRestartForm } from "@/lib/tokens/restart-values";
 import { issueRemoteTokenAction } from "./actions";
 
 export const metadata: Metadata = { title: "New remote token" };
@@ -20,20 +20,26 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function NewRemoteTokenPage({ searchParams }: { searchParams: SearchParams }) {
   const staff = await requirePermission("tokens.issue");
-  // "New token for this customer" (issue 6): the earlier request, decrypted here, never via the URL.
+  // "New token for this customer": the earlier request's id only; its details stay on the server
+  // (ADR 0038). Only from Veridesk's own pages: another site's link neither reads nor records.
   const { from } = await searchParams;
   const purposes = await listPurposesFor("remote");
-  const restart = typeof from === "string" ? await loadRestartValues(branchScopeFor(staff), from, "remote") : null;
+  const restart =
+    typeof from === "string" && isOwnSiteNavigation(await headers()) ? await startRestartForm(restartViewerOf(staff), from, "remote") : null;
+  const prefill = restart?.status === "ready" ? restart.prefill : undefined;
   return (
     <div className="mx-auto w-full max-w-4xl">
       <PageHeader title="New token" description="The customer verifies on their own phone through a link sent by SMS or e-mail." />
       <TokenKindTabs current="remote" />
-      {restart ? (
-        <Alert tone="info" title="New token for the same customer" className="mb-6">
-          The details of the earlier token{restart.fromToken ? ` ${restart.fromToken}` : ""} are filled in. Check them with the customer before issuing.
-        </Alert>
-      ) : null}
-      <RemoteTokenForm consent={await currentConsentWording()} action={issueRemoteTokenAction} idempotencyKey={randomUUID()} purposes={purposes} issueTimeoutSeconds={Math.round(env().UPSTREAM_ISSUE_TIMEOUT_MS / 1000)} defaultValues={restart?.values} />
+      {restart ? <RestartNotice restart={restart.status === "ready" ? { fromToken: restart.prefill.fromToken } : "refused"} /> : null}
+      <RemoteTokenForm
+        consent={await currentConsentWording()}
+        action={issueRemoteTokenAction}
+        idempotencyKey={randomUUID()}
+        purposes={purposes}
+        issueTimeoutSeconds={Math.round(env().UPSTREAM_ISSUE_TIMEOUT_MS / 1000)}
+        restart={prefill}
+      />
     </div>
   );
 }
