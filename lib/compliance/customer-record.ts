@@ -7,9 +7,9 @@ import { recordAuditEvent } from "@/lib/audit";
 import type { Database } from "@/lib/db/client";
 import { branches, tokenRequests, type TokenRequest } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { maskIdNumber, type PiiKeys } from "@/lib/pii";
+import { lastFourOf, maskIdNumber, type PiiKeys } from "@/lib/pii";
 import { reviewIdTypeLabels, reviewStateLabels } from "@/lib/review/filters";
-import { blindIndexOfSearchedIdNumber } from "@/lib/review/id-search";
+import { blindIndexOfSearchedIdNumber, normaliseSearchedIdNumber } from "@/lib/review/id-search";
 import { reviewStateSql } from "@/lib/review/token-columns";
 import type { ReviewState } from "@/lib/review/filters";
 import type { customerErasureRequestSchema, customerRecordRequestSchema, legalHoldSchema } from "./customer-record-schema";
@@ -63,6 +63,15 @@ async function rowsForIdNumber(db: Database, scope: BranchScope, idNumberIndex: 
     .limit(1_000);
 }
 
+/**
+ * Whose record an audit event is about: the ID type and the masked number (`GHA-•••••015-4`), as
+ * the pages show it. Never the number itself, nor its blind index (which a key rotation changes,
+ * and which a reader of the trail could not check anyway).
+ */
+function customerOf(input: z.output<typeof customerRecordRequestSchema>): { idType: string; maskedIdNumber: string } {
+  return { idType: input.idType, maskedIdNumber: maskIdNumber(input.idType, lastFourOf(normaliseSearchedIdNumber(input))) };
+}
+
 function factsOf(row: TokenRequest): RetentionFacts {
   return row;
 }
@@ -95,7 +104,7 @@ export async function produceCustomerRecord(
       action: "customer.record_produced",
       actor: { userId: context.staff.userId, username: context.staff.username },
       branchId: context.staff.branch.id,
-      details: { idType: input.idType, tokens: rows.length, reason: input.reason },
+      details: { ...customerOf(input), tokens: rows.length, reason: input.reason },
       requestId: context.requestId,
     },
     db,
@@ -165,7 +174,13 @@ export async function eraseCustomerDataOnRequest(
   if (contactIds.length === 0 && identityIds.length === 0) {
     const why = refusalReason(rows.length, report);
     await recordAuditEvent(
-      { action: "customer.erasure_refused", actor, branchId: context.staff.branch.id, details: { idType: input.idType, tokens: rows.length, reason: input.reason, why }, requestId: context.requestId },
+      {
+        action: "customer.erasure_refused",
+        actor,
+        branchId: context.staff.branch.id,
+        details: { ...customerOf(input), tokens: rows.length, reason: input.reason, why },
+        requestId: context.requestId,
+      },
       db,
     );
     throw new AppError("CONFLICT", `erasure on request refused: ${why}`, { userMessage: why });
@@ -179,7 +194,7 @@ export async function eraseCustomerDataOnRequest(
         actor,
         branchId: context.staff.branch.id,
         details: {
-          idType: input.idType,
+          ...customerOf(input),
           tokens: rows.length,
           reason: input.reason,
           contactErased: report.contactErased,

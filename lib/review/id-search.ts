@@ -13,18 +13,20 @@ import type { z } from "zod";
 
 const resultLimit = 100;
 
+/** A typed ID number as the issuing form stores it (a Ghana Card typed any way → GHA-XXXXXXXXX-X). */
+export function normaliseSearchedIdNumber(input: z.output<typeof idNumberSearchSchema>): string {
+  if (input.idType !== "GHANA_CARD") return input.idNumber;
+  const normalised = normaliseGhanaCardNumber(input.idNumber);
+  if (!normalised.ok) throw new AppError("VALIDATION", "ghana card number not recognised", { fieldErrors: { idNumber: [normalised.message] } });
+  return normalised.value;
+}
+
 /**
  * The blind index of a typed ID number, normalised as the issuing form does. Also used by the
  * customer's record of verifications (lib/compliance/customer-record.ts): one exact search.
  */
 export function blindIndexOfSearchedIdNumber(input: z.output<typeof idNumberSearchSchema>, keys: PiiKeys): string {
-  let idNumber = input.idNumber;
-  if (input.idType === "GHANA_CARD") {
-    const normalised = normaliseGhanaCardNumber(idNumber);
-    if (!normalised.ok) throw new AppError("VALIDATION", "ghana card number not recognised", { fieldErrors: { idNumber: [normalised.message] } });
-    idNumber = normalised.value;
-  }
-  return computeIdNumberIndex(idNumber, keys);
+  return computeIdNumberIndex(normaliseSearchedIdNumber(input), keys);
 }
 
 /**

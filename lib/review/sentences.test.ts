@@ -62,6 +62,25 @@ describe("audit sentences", () => {
     expect(sentence.tokenRequestId).toBe("4d1c");
   });
 
+  it("says whose customer record was produced or erased, by the masked ID number only", () => {
+    const customer = { ...base, subjectType: null, subjectId: null, subjectToken: null };
+    const produced = describeAuditEvent({ ...customer, action: "customer.record_produced", details: { idType: "GHANA_CARD", maskedIdNumber: "GHA-•••••015-4", tokens: 3, reason: "Written request DSAR-14" } });
+    expect(produced).toMatchObject({ text: "Kofi Boateng produced the record of verifications of Ghana Card GHA-•••••015-4 (3 tokens)", detail: "Reason: “Written request DSAR-14”" });
+    const erased = describeAuditEvent({
+      ...customer,
+      action: "customer.erasure_requested",
+      details: { idType: "PASSPORT", maskedIdNumber: "••••4567", tokens: 1, contactErased: 1, identityErased: 0, identityKeptForAml: 1, held: 0, reason: "Written request DSAR-15" },
+    });
+    expect(erased.text).toBe("Kofi Boateng erased the data of Passport ••••4567 at the customer's request");
+    expect(erased.detail).toBe("contact data of 1 erased · identity data of 0 erased · identity data of 1 kept for the AML minimum · Reason: “Written request DSAR-15”");
+    const refused = describeAuditEvent({ ...customer, action: "customer.erasure_refused", details: { idType: "VOTER", maskedIdNumber: "••••0012", tokens: 0, why: "Nothing can be erased now." } });
+    expect(refused.text).toBe("Kofi Boateng asked to erase the data of Voter ID ••••0012: refused");
+    // Recorded before the masked number was: the type alone, never a raw code.
+    expect(describeAuditEvent({ ...customer, action: "customer.record_produced", details: { idType: "GHANA_CARD", tokens: 1 } }).text).toBe(
+      "Kofi Boateng produced the record of verifications of a Ghana Card number (1 token)",
+    );
+  });
+
   it("says who signed the day off", () => {
     const sentence = describeAuditEvent({ ...base, subjectType: "branch_day", subjectToken: null, action: "review.reconciliation_signed_off", details: { day: "2026-11-24", requests: 12, note: "Checked" } });
     expect(sentence.text).toBe("Kofi Boateng signed off the end-of-day sheet for 2026-11-24");

@@ -1,7 +1,7 @@
 import { errorCatalog } from "@/lib/errors";
 import { auditActionLabel } from "@/lib/audit/actions";
 import { outcomeUnknownNextStep } from "./failure-reason";
-import { reviewStateLabels, type ReviewState } from "./filters";
+import { reviewIdTypeLabels, reviewStateLabels, type ReviewState } from "./filters";
 
 /**
  * History and audit entries as plain sentences with staff names ("Ama Mensah issued token
@@ -30,6 +30,9 @@ export const auditActionsToldInFull: ReadonlySet<string> = new Set([
   "token.restart_values_refused",
   "review.reconciliation_printed",
   "review.reconciliation_signed_off",
+  "customer.record_produced",
+  "customer.erasure_requested",
+  "customer.erasure_refused",
   "token.finished",
   "token.state_changed",
 ]);
@@ -53,6 +56,14 @@ const restartFieldWords: Record<string, string> = {
 };
 
 const tokenWord = (token: string | null) => (token ? `token ${token}` : "a token");
+
+/** Whose customer record an event is about: "Ghana Card GHA-•••••015-4" (events before it was recorded: the type only). */
+function customerWords(details: Record<string, unknown>): string {
+  const type = reviewIdTypeLabels[details.idType as keyof typeof reviewIdTypeLabels] ?? "ID";
+  return typeof details.maskedIdNumber === "string" ? `${type} ${details.maskedIdNumber}` : `a ${type} number`;
+}
+
+const tokensWord = (count: unknown) => (typeof count === "number" ? `${count} token${count === 1 ? "" : "s"}` : null);
 
 export type HistoryContext = {
   tellerName: string;
@@ -184,6 +195,32 @@ export function describeAuditEvent(row: AuditSentenceRow): Sentence {
         text: `${who} signed off the end-of-day sheet for ${String(d.day ?? "")}`,
         detail: [typeof d.requests === "number" ? `${d.requests} requests` : null, typeof d.note === "string" && d.note ? `Note: “${d.note}”` : null].filter(Boolean).join(" · ") || undefined,
         tone: "success",
+      };
+    case "customer.record_produced":
+      return {
+        text: `${who} produced the record of verifications of ${customerWords(d)}${tokensWord(d.tokens) ? ` (${tokensWord(d.tokens)})` : ""}`,
+        detail: reason ? `Reason: “${reason}”` : undefined,
+        tone: "warning",
+      };
+    case "customer.erasure_requested":
+      return {
+        text: `${who} erased the data of ${customerWords(d)} at the customer's request`,
+        detail: [
+          typeof d.contactErased === "number" ? `contact data of ${d.contactErased} erased` : null,
+          typeof d.identityErased === "number" ? `identity data of ${d.identityErased} erased` : null,
+          typeof d.identityKeptForAml === "number" && d.identityKeptForAml > 0 ? `identity data of ${d.identityKeptForAml} kept for the AML minimum` : null,
+          typeof d.held === "number" && d.held > 0 ? `${d.held} under a legal hold` : null,
+          reason ? `Reason: “${reason}”` : null,
+        ]
+          .filter(Boolean)
+          .join(" · ") || undefined,
+        tone: "warning",
+      };
+    case "customer.erasure_refused":
+      return {
+        text: `${who} asked to erase the data of ${customerWords(d)}: refused`,
+        detail: [typeof d.why === "string" ? d.why : null, reason ? `Reason: “${reason}”` : null].filter(Boolean).join(" · ") || undefined,
+        tone: "warning",
       };
     case "staff.create":
       return { text: `${who} created the account of ${staffName}`, tone: "neutral" };

@@ -6,27 +6,31 @@ import type { StaffRole } from "@/lib/auth/roles";
 import type { Staff } from "@/lib/auth/types";
 import type { Database } from "@/lib/db/client";
 import { authUsers, tokenRequests } from "@/lib/db/schema";
-import { planDemoData } from "@/lib/review/demo-data";
+import { demoKnownCustomer, planDemoData } from "@/lib/review/demo-data";
 import { writeDemoData } from "@/lib/review/demo-data-writer";
 import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
-import { HEAD_OFFICE_HOLD_MESSAGE, placeLegalHold, releaseLegalHold } from "./customer-record";
+import { retentionSettingsFrom } from "./retention-job";
+import { eraseCustomerDataOnRequest, HEAD_OFFICE_HOLD_MESSAGE, placeLegalHold, produceCustomerRecord, releaseLegalHold } from "./customer-record";
 
 /**
- * Legal holds by who placed them: head office's hold (an inquiry a branch may not even know of)
+ * A customer's records. Legal holds by who placed them: head office's hold (an inquiry a branch may not even know of)
  * is released by head office only; a branch supervisor in scope is refused plainly, the refusal
- * audited, the hold kept. A branch's own hold is released by either. PGlite and PostgreSQL.
+ * audited, the hold kept. A branch's own hold is released by either. Every event about a
+ * customer's record says whose it was by the masked ID number, never the number. PGlite and
+ * PostgreSQL.
  */
 
 function defineLegalHoldTests(createDatabase: () => Promise<ScratchDatabase>) {
   let scratch: ScratchDatabase;
   let db: Database;
   let kumasiTokens: string[];
+  const keys = scratchPiiKeys();
   const staff: Record<"headOffice" | "kumasi" | "kumasiOther", Staff> = {} as never;
 
   beforeAll(async () => {
     scratch = await createDatabase();
     db = scratch.opened.db;
-    await writeDemoData(db, planDemoData({ now: new Date("2026-11-20T11:00:00Z"), totalTokens: 60 }), { keys: scratchPiiKeys() });
+    await writeDemoData(db, planDemoData({ now: new Date("2026-11-20T11:00:00Z"), totalTokens: 60 }), { keys });
     const branchIds = new Map((await queryRows<{ id: string; code: string }>(db, sql`select id, code from branches`)).map((row) => [row.code, row.id]));
     const member = async (key: keyof typeof staff, role: StaffRole, code: string) => {
       const userId = `hold-${key}`;
@@ -77,6 +81,25 @@ function defineLegalHoldTests(createDatabase: () => Promise<ScratchDatabase>) {
     await releaseLegalHold(db, contextOf(staff.headOffice, "release-2"), { tokenRequestId: id!, reason: "EOCO inquiry 2026/31 closed" });
     expect(await holdOf(id!)).toEqual({ at: null, byHeadOffice: false });
     expect((await auditOf("release-2"))[0]).toMatchObject({ action: "token.legal_hold_release", actor_user_id: staff.headOffice.userId, details: { byHeadOffice: true } });
+  });
+
+  it("says in each customer event whose record it was: the ID type and masked number, never the number", async () => {
+    const typed = { idType: "GHANA_CARD" as const, idNumber: "700000123-4" };
+    const settings = retentionSettingsFrom({ RETENTION_CONTACT_DAYS: 365, RETENTION_IDENTITY_YEARS: 7 });
+    const record = await produceCustomerRecord(db, keys, settings, contextOf(staff.kumasi, "record-1"), { ...typed, reason: "Customer's written request DSAR-31" });
+    expect(record.entries).toHaveLength(demoKnownCustomer.tokenCount);
+    await eraseCustomerDataOnRequest(db, keys, contextOf(staff.kumasi, "erase-1"), { ...typed, reason: "Customer's written request DSAR-31" }).catch(() => undefined);
+    // A number nobody holds: still says whose it was.
+    await produceCustomerRecord(db, keys, settings, contextOf(staff.kumasi, "record-2"), { idType: "PASSPORT", idNumber: "G1234567", reason: "Customer's written request DSAR-32" });
+    const events = await queryRows<{ action: string; details: Record<string, unknown> }>(db, sql`select action, details from audit_events where request_id in ('record-1', 'erase-1', 'record-2') order by chain_seq`);
+    expect(events.map((event) => [event.action, event.details.idType, event.details.maskedIdNumber])).toEqual([
+      ["customer.record_produced", "GHANA_CARD", "GHA-•••••123-4"],
+      [expect.stringMatching(/^customer\.erasure_(requested|refused)$/), "GHANA_CARD", "GHA-•••••123-4"],
+      ["customer.record_produced", "PASSPORT", "••••4567"],
+    ]);
+    const written = JSON.stringify(events);
+    expect(written).not.toContain("700000123");
+    expect(written).not.toContain("G1234567");
   });
 
   it("lets a branch's own hold be released by another supervisor of the branch, or by head office", async () => {
