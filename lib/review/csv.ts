@@ -1,5 +1,6 @@
 import "server-only";
 import { stringify } from "csv-stringify/sync";
+import { neutraliseFormula } from "./csv-cell";
 
 /**
  * Streaming CSV for the review exports (ADRs 0011, 0013). Rows come a page at a time (the export
@@ -12,9 +13,10 @@ import { stringify } from "csv-stringify/sync";
  * one page in memory and a cancelled one stops reading the database.
  *
  * Formula injection: a cell whose text starts with = + - @ (or their full-width forms), a tab or
- * a carriage return is prefixed with an apostrophe, so a reference typed as `=HYPERLINK(...)` is
- * shown as text by Excel, LibreOffice and Numbers instead of being run. Numbers we write ourselves
- * (counts, seconds) are passed as numbers and never prefixed, so "-3" stays a number.
+ * a carriage return is prefixed with an apostrophe (`neutraliseFormula`, the one guard the
+ * browser-built customer record uses too), so a reference typed as `=HYPERLINK(...)` is shown as
+ * text by Excel, LibreOffice and Numbers instead of being run. Numbers we write ourselves (counts,
+ * seconds) are passed as numbers and never prefixed, so "-3" stays a number.
  *
  * Each page goes through csv-stringify's synchronous API in one call and is encoded straight into
  * fixed 64 KiB buffers: no stream of per-row objects, no Date per row (ADR 0013).
@@ -30,14 +32,15 @@ export type CsvColumn<Row> = {
 const byteOrderMark = "\uFEFF";
 
 /**
- * csv-stringify does the quoting and the formula guard. Besides the delimiter, quotes and CRLF, a
+ * csv-stringify does the quoting, our own guard each text cell (its `escape_formulas` would be a
+ * second list to keep in step with the browser's). Besides the delimiter, quotes and CRLF, a
  * lone LF or CR is quoted too (`quoted_match`), or a spreadsheet would break the row there.
  */
 const csvOptions = {
-  escape_formulas: true,
   record_delimiter: "windows",
   quoted_match: /[\r\n]/,
   cast: {
+    string: neutraliseFormula,
     date: (value: Date) => value.toISOString(),
     boolean: (value: boolean) => (value ? "yes" : "no"),
   },
