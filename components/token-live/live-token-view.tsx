@@ -41,7 +41,7 @@ export function LiveTokenView({
   attachSmsToken,
 }: {
   initial: LiveTokenResponse;
-  /** Given when the viewer may enter a token from the customer's SMS (tokens.recover). */
+  /** Given when the viewer may enter a token from the customer's SMS (tokens.recover, not the issuer). */
   attachSmsToken?: AttachSmsTokenAction;
 }) {
   const id = initial.token.id;
@@ -107,7 +107,7 @@ export function LiveTokenView({
             </div>
 
             <div aria-live="polite">
-              <OutcomePanel token={token} />
+              <OutcomePanel token={token} canAttachSmsToken={Boolean(attachSmsToken)} />
             </div>
 
             {token.awaitsSmsToken && attachSmsToken ? (

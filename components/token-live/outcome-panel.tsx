@@ -7,8 +7,11 @@ import type { LiveTokenSummary } from "@/lib/watcher/live-token-dto";
  */
 export function OutcomePanel({
   token,
+  canAttachSmsToken = false,
 }: {
   token: Pick<LiveTokenSummary, "state" | "result" | "kind" | "outcomeUnknownReason"> & { awaitsSmsToken?: boolean };
+  /** The viewer may enter the token from the customer's SMS here (a supervisor, not the issuer). */
+  canAttachSmsToken?: boolean;
 }) {
   switch (token.state) {
     case "waiting":
@@ -77,10 +80,18 @@ export function OutcomePanel({
           <p className="mt-1">
             {token.outcomeUnknownReason === "result_never_arrived"
               ? "The customer started, but the service never sent a result. Ask the customer whether they finished, and call support before trying again."
-              : token.awaitsSmsToken
-                ? "The service did not answer when this token was requested, but it may still have created it and sent the link. Ask the customer whether an SMS arrived: if it did, enter its token below and Veridesk follows it. If nothing arrived, issue a new token."
-                : "The service did not answer when this token was requested. No link was sent to the customer, so there is nothing to recover: issue a new token."}
+              : !token.awaitsSmsToken
+                ? "The service did not answer when this token was requested. No link was sent to the customer, so there is nothing to recover: issue a new token."
+                : canAttachSmsToken
+                  ? "The service did not answer when this token was requested, but it may still have created it and sent the link. Ask the customer whether an SMS arrived: if it did, read its token on the customer's own phone and enter it below; Veridesk checks it with the service and follows it. If nothing arrived, the teller issues a new token."
+                  : "The service did not answer when this token was requested, but it may still have created it and sent the link."}
           </p>
+          {token.outcomeUnknownReason !== "result_never_arrived" && token.awaitsSmsToken && !canAttachSmsToken ? (
+            // Entering the token is a supervisor's act (ADR 0037): the teller is told whom to ask.
+            <p className="mt-2 font-semibold" data-testid="ask-supervisor">
+              Ask a supervisor to enter the token from the customer&apos;s SMS, if one arrived. If nothing arrived, issue a new token.
+            </p>
+          ) : null}
         </div>
       );
   }

@@ -3,9 +3,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { MessageSquareText } from "lucide-react";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import type { ActionResult } from "@/lib/actions/result";
-import { attachSmsTokenSchema, type AttachSmsTokenInput } from "@/lib/validation/sms-token";
+import { attachSmsTokenSchema, groupSmsToken, spellSmsToken, type AttachSmsTokenInput } from "@/lib/validation/sms-token";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -18,8 +18,9 @@ const fieldNames = ["token"] as const;
 
 /**
  * "Enter the token from the customer's SMS" on an attempt whose issuing answer never came
- * (ADR 0017). The service is asked whether it knows the token before it is attached; once it is,
- * the page turns into the live token page and the watcher follows it.
+ * (ADRs 0017, 0037): a supervisor's form. The service is asked whether it holds the token as
+ * pending before it is attached; once it is, the page turns into the live token page and the
+ * watcher follows it. What is typed is shown back in groups with O/0 and I/1 told apart.
  */
 export function SmsTokenForm({
   tokenRequestId,
@@ -37,7 +38,8 @@ export function SmsTokenForm({
     defaultValues: { tokenRequestId, token: "" },
     mode: "onSubmit",
   });
-  const { register, handleSubmit, formState } = form;
+  const { register, handleSubmit, formState, control } = form;
+  const typed = useWatch({ control, name: "token" });
 
   async function submit(values: AttachSmsTokenInput) {
     setFormError(null);
@@ -61,7 +63,7 @@ export function SmsTokenForm({
         <Field
           controlId="smsToken"
           label="Token from the customer's SMS"
-          hint="Ask the customer to read out the token in the SMS (letters and digits). Veridesk checks it with the service first."
+          hint="Read the token in the SMS on the customer's own phone (letters and digits). Veridesk checks it with the service first."
           error={formState.errors.token?.message}
         >
           {(describedBy) => (
@@ -73,10 +75,11 @@ export function SmsTokenForm({
               autoComplete="off"
               autoCapitalize="characters"
               spellCheck={false}
-              className="max-w-xs font-mono text-lg tracking-wider uppercase"
+              className="max-w-xs font-mono text-lg tracking-wider uppercase slashed-zero"
             />
           )}
         </Field>
+        <TypedToken value={typed} />
         {formError ? (
           <Alert tone="danger" title="The token was not attached" attention={formError} supportCode={formError.requestId}>
             <p>{formError.message}</p>
@@ -90,5 +93,37 @@ export function SmsTokenForm({
         </div>
       </fieldset>
     </form>
+  );
+}
+
+/**
+ * The token as typed, in groups of three, each O/0 and I/1 labelled "letter" or "digit" under it
+ * and the zero slashed, so the supervisor can read it back to the customer character by character.
+ */
+function TypedToken({ value }: { value: string }) {
+  const groups = groupSmsToken(value);
+  if (groups.length === 0) return null;
+  return (
+    <div className="flex flex-col gap-1" data-testid="typed-token">
+      <p className="text-sm text-ink-muted">Read it back to the customer:</p>
+      <p className="sr-only">{spellSmsToken(value)}</p>
+      <p aria-hidden className="flex flex-wrap gap-x-4 gap-y-2">
+        {groups.map((group, groupIndex) => (
+          <span key={groupIndex} className="flex gap-1">
+            {group.map((cell, cellIndex) => (
+              <span key={cellIndex} className="flex min-w-6 flex-col items-center">
+                <span
+                  className={`font-mono text-2xl leading-tight font-bold slashed-zero ${cell.isLookAlike ? "text-brand-700" : "text-ink"}`}
+                  data-look-alike={cell.isLookAlike ? cell.kind : undefined}
+                >
+                  {cell.character}
+                </span>
+                <span className="text-xs leading-none text-ink-muted">{cell.isLookAlike ? cell.kind : "\u00a0"}</span>
+              </span>
+            ))}
+          </span>
+        ))}
+      </p>
+    </div>
   );
 }

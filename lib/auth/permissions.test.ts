@@ -4,7 +4,7 @@ import { STAFF_ROLES, type StaffRole } from "./roles";
 
 // The table as the ADR (docs/decisions/0003) writes it: a change here must be a change there.
 const expected: Record<StaffRole, Permission[]> = {
-  teller: ["tokens.issue", "tokens.view", "tokens.recover"],
+  teller: ["tokens.issue", "tokens.view"],
   supervisor: ["tokens.view", "tokens.recover", "ids.reveal", "tokens.export", "audit.read", "customers.records"],
   head_office_supervisor: ["tokens.view", "tokens.recover", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read", "customers.records"],
   admin: ["staff.manage", "branches.all", "audit.read", "compliance.manage", "operations.view"],
@@ -34,6 +34,8 @@ describe("role → permission table", () => {
     expect(rolesWith("staff.manage")).toEqual(["admin"]);
     expect(hasPermission("admin", "tokens.view")).toBe(false);
     expect(hasPermission("admin", "ids.reveal")).toBe(false);
+    // A token from the customer's SMS is attached by a supervisor, never by the counter (ADR 0037).
+    expect(rolesWith("tokens.recover")).toEqual(["supervisor", "head_office_supervisor"]);
     // Tellers never see other branches, nor full IDs.
     expect(hasPermission("teller", "branches.all")).toBe(false);
     expect(hasPermission("teller", "ids.reveal")).toBe(false);

@@ -11,7 +11,9 @@ export const PERMISSIONS = [
   "tokens.view",
   /**
    * Give an issuing attempt whose answer never came the token from the customer's SMS, so it is
-   * followed after all (ADR 0017) — of the own branch unless `branches.all`.
+   * followed after all (ADR 0017) — of the own branch unless `branches.all`. A supervisor's act,
+   * never the issuing teller's: the token is read off the customer's own phone by a second person,
+   * and lib/tokens refuses anyone who issued the attempt, whatever their role (ADR 0037).
    */
   "tokens.recover",
   /** Widens every branch-scoped read (tokens, figures, audit) from the own branch to all branches. */
@@ -42,7 +44,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 export const permissionLabels: Record<Permission, string> = {
   "tokens.issue": "Issue tokens",
   "tokens.view": "View branch tokens",
-  "tokens.recover": "Enter a token from the customer's SMS",
+  "tokens.recover": "Enter a teller's token from the customer's SMS",
   "branches.all": "View all branches",
   "ids.reveal": "Reveal ID numbers",
   "tokens.export": "Export",
@@ -55,7 +57,7 @@ export const permissionLabels: Record<Permission, string> = {
 };
 
 export const rolePermissions: Readonly<Record<StaffRole, readonly Permission[]>> = {
-  teller: ["tokens.issue", "tokens.view", "tokens.recover"],
+  teller: ["tokens.issue", "tokens.view"],
   supervisor: ["tokens.view", "tokens.recover", "ids.reveal", "tokens.export", "audit.read", "customers.records"],
   head_office_supervisor: ["tokens.view", "tokens.recover", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read", "customers.records"],
   admin: ["staff.manage", "branches.all", "audit.read", "compliance.manage", "operations.view"],

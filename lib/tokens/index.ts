@@ -14,4 +14,4 @@ export {
 export { outcomeOfFailure, presentedCode, userMessageForFailure } from "./issue-outcome";
 export { TOKEN_LIFETIME_MS, expiryOf } from "./lifetime";
 export { getTokenRequestView, type TokenOutcomeView, type TokenRequestSummary, type TokenRequestView } from "./token-views";
-export { attachTokenFromSms, type SmsTokenAttacher } from "./attach-sms-token";
+export { attachSmsTokenActionDefinition, attachTokenFromSms, type SmsTokenAttacher } from "./attach-sms-token";

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAuditEvent } from "@/lib/audit";
 import { requireAllowedPurpose } from "@/lib/compliance/purposes";
@@ -256,6 +256,7 @@ async function settleIssued(
 ): Promise<void> {
   // The app's clock at the answer: the 15 minutes run from here, whatever the service's clock says.
   const issuedAt = deps.now();
+  const sentTo = encryptContactFields(id, { smsSentTo: answer.smsSentTo }, deps.keys);
   try {
     await deps.db.transaction(async (tx) => {
       await tx
@@ -267,7 +268,10 @@ async function settleIssued(
           expiresAt: expiryOf(issuedAt),
           settledAt: issuedAt,
           upstreamMessage: answer.message ?? null,
-          ...encryptContactFields(id, { smsSentTo: answer.smsSentTo }, deps.keys),
+          // The customer's contact data may have been erased on request while the call was out:
+          // the answer then records its token, never the phone again.
+          smsSentToMasked: unlessContactErased(sentTo.smsSentToMasked ?? null),
+          smsSentToEncrypted: unlessContactErased(sentTo.smsSentToEncrypted ?? null),
           isEmailSent: answer.isEmailSent,
         })
         .where(eq(tokenRequests.id, id));
@@ -296,6 +300,14 @@ async function settleIssued(
   }
   deps.log.info({ tokenRequestId: id, kind: plan.kind, idType: plan.idType, token: answer.token }, "token issued");
   metrics().tokensIssued.inc({ kind: plan.kind, outcome: "issued" });
+}
+
+/**
+ * A contact value for the answer's UPDATE, decided by the row as the UPDATE finds it: under a
+ * concurrent erasure PostgreSQL re-evaluates the SET on the erased row, so no read-then-write gap.
+ */
+function unlessContactErased(value: string | null): SQL<string | null> | null {
+  return value === null ? null : sql<string | null>`case when ${tokenRequests.contactErasedAt} is null then ${value}::text end`;
 }
 
 /** Records how the call failed and returns the error the teller should see. */

@@ -1,16 +1,15 @@
 "use server";
 
 import { defineAction } from "@/lib/actions";
-import { attachTokenFromSms } from "@/lib/tokens";
-import { attachSmsTokenSchema } from "@/lib/validation";
+import { attachSmsTokenActionDefinition, attachTokenFromSms } from "@/lib/tokens";
 
 /**
  * Gives an issuing attempt whose answer never came the token the customer received by SMS, after
- * the service confirms it knows the token (ADR 0017). Teller or supervisor, own branch (head
- * office: any); audited.
+ * the service confirms it is a pending token that can be this attempt's (ADRs 0017, 0037). A
+ * supervisor of the branch (head office: any), never the attempt's issuer; audited with both names.
  */
 export const attachSmsTokenAction = defineAction(
-  { name: "tokens.attach_sms_token", schema: attachSmsTokenSchema, permission: "tokens.recover" },
+  attachSmsTokenActionDefinition,
   async ({ input, staff, scope, requestId }) =>
     attachTokenFromSms(input, { userId: staff.userId, username: staff.username, scope }, requestId),
 );

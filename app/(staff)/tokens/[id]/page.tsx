@@ -69,10 +69,13 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
     });
   }
 
+  // A supervisor's act on someone else's attempt (ADR 0037): the issuer is only told whom to ask.
+  const canAttachSmsToken = hasPermission(staff.role, "tokens.recover") && !initial.token.isMine;
+
   return (
     <div className="mx-auto w-full max-w-6xl">
       <LiveQueryProvider>
-        <LiveTokenView initial={initial} attachSmsToken={hasPermission(staff.role, "tokens.recover") ? attachSmsTokenAction : undefined} />
+        <LiveTokenView initial={initial} attachSmsToken={canAttachSmsToken ? attachSmsTokenAction : undefined} />
       </LiveQueryProvider>
     </div>
   );
