@@ -4,6 +4,8 @@ import { reconciliationStateColumns } from "@/lib/review/reconciliation-columns"
 import { requireDemoData } from "@/lib/review/testing/e2e-helpers";
 import { parseCsv } from "@/lib/review/testing/parse-csv";
 import { demoAccount, type DemoUsername } from "@/lib/staff/demo-accounts";
+import { signOffRefusals } from "@/lib/review/sign-off";
+import { callAction, captureNextAction, readActionResult } from "./support/server-actions";
 
 /**
  * Review tells the whole story (issue 13), on the demo seed: failure reasons in the CSV, the list
@@ -130,10 +132,22 @@ test("the end-of-day sheet adds up across and down, and is signed off on screen,
   }
   const note = `Checked with the tellers ${Date.now()}`;
   await page.getByLabel(/What was done|Note/).fill(note);
-  await signOff.click();
+  const signedOff = await captureNextAction(page, () => signOff.click());
   const record = page.getByTestId("sign-off-record");
   await expect(record).toContainText("Signed off on screen by Efua Boateng");
   await expect(record).toContainText(note);
+
+  // A day that has not ended cannot be signed off: today's sheet offers no form, and the same
+  // action sent for today or 2099-12-31 is refused, saying why.
+  const [signedInput] = signedOff.args as [Record<string, unknown>];
+  for (const notEnded of [day(0), "2099-12-31"]) {
+    const forged = readActionResult((await callAction(page.request, signedOff, [{ ...signedInput, day: notEnded }])).text);
+    expect(forged).toMatchObject({ ok: false, code: "VALIDATION", formError: signOffRefusals.notEnded });
+  }
+  await page.goto(`/review/reconciliation?day=${day(0)}`);
+  await expect(page.getByTestId("sign-off-refusal")).toHaveText(signOffRefusals.notEnded);
+  await expect(page.getByTestId("sign-off-form")).toHaveCount(0);
+  await page.goto(`/review/reconciliation?day=${sheetDay}`);
 
   // On paper: the signer's name and the time on the signature lines.
   await page.emulateMedia({ media: "print" });

@@ -1,12 +1,17 @@
 import "server-only";
-import { and, asc, desc, eq, gte, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, min } from "drizzle-orm";
+import type { z } from "zod";
 import { assertInBranchScope, type BranchScope } from "@/lib/auth/branch-scope";
+import type { Staff } from "@/lib/auth/types";
+import { recordAuditEvent } from "@/lib/audit";
 import type { Database } from "@/lib/db/client";
 import { auditEvents, authUsers, branches } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { reviewAuditActions } from "./audit-actions";
 import { FigureAccumulator, partialFigureColumns, type FigureCounts, type PartialFigureRow } from "./figures";
 import type { ReconciliationQuery } from "./filters";
+import type { signOffSchema } from "./sign-off-schema";
+import { signOffRefusal } from "./sign-off";
 import { bankDayRange } from "./time";
 import { stateCondition, tokenRequests } from "./token-columns";
 import { listReviewTokensWhere, type ReviewTokenRow } from "./token-list";
@@ -46,6 +51,8 @@ export type ReconciliationSheet = {
   /** The follow-up list is cut at this many rows; the sheet says so. */
   followUpLimit: number;
   signOff: ReconciliationSignOff | null;
+  /** Why this day may not be signed off (not ended, before the branch's first token), or null. */
+  signOffRefusal: string | null;
 };
 
 export const followUpStates = ["outcome_unknown", "waiting", "in_progress", "invalid"] as const;
@@ -94,7 +101,13 @@ export async function buildReconciliation(db: Database, scope: BranchScope, quer
     followUp,
     followUpLimit,
     signOff: await latestSignOff(db, branch.id, query.day),
+    signOffRefusal: signOffRefusal(query.day, { now: new Date(), firstTokenAt: await firstTokenAt(db, branch.id) }),
   };
+}
+
+async function firstTokenAt(db: Database, branchId: string): Promise<Date | null> {
+  const [first] = await db.select({ at: min(tokenRequests.createdAt) }).from(tokenRequests).where(eq(tokenRequests.branchId, branchId));
+  return first?.at ?? null;
 }
 
 async function latestSignOff(db: Database, branchId: string, day: string): Promise<ReconciliationSignOff | null> {
@@ -113,4 +126,52 @@ async function latestSignOff(db: Database, branchId: string, day: string): Promi
     note: typeof row.details.note === "string" && row.details.note !== "" ? row.details.note : null,
     requests: typeof row.details.requests === "number" ? row.details.requests : null,
   };
+}
+
+/**
+ * Signs a branch's day off on screen: the audit trail is the record (who, when, the figures they
+ * saw, their note). Only a day that has ended and is not before the branch's first token
+ * (sign-off.ts); the figures are recounted here, never taken from the browser; tokens left to
+ * follow up need a note saying what was done about them.
+ */
+export async function signOffBranchDay(
+  db: Database,
+  context: { staff: Staff; scope: BranchScope; requestId: string },
+  input: z.output<typeof signOffSchema>,
+  now: Date = new Date(),
+): Promise<{ signedByName: string; signedAt: string }> {
+  const sheet = await buildReconciliation(db, context.scope, { day: input.day, branch: input.branchId });
+  const refusal = signOffRefusal(input.day, { now, firstTokenAt: await firstTokenAt(db, sheet.branch.id) });
+  if (refusal) throw new AppError("VALIDATION", `sign-off of ${input.day} refused: ${refusal}`, { userMessage: refusal });
+  const followUp = sheet.followUp.length;
+  if (followUp > 0 && input.note === "") {
+    throw new AppError("VALIDATION", "sign-off without a note while tokens are left to follow up", {
+      fieldErrors: { note: [`${followUp} token${followUp === 1 ? " is" : "s are"} listed to follow up: say what was done about ${followUp === 1 ? "it" : "them"}.`] },
+    });
+  }
+  const { total } = sheet;
+  await recordAuditEvent(
+    {
+      action: reviewAuditActions.reconciliationSignedOff,
+      actor: { userId: context.staff.userId, username: context.staff.username },
+      subject: branchDaySubject(sheet.branch.id, input.day),
+      branchId: sheet.branch.id,
+      details: {
+        day: input.day,
+        requests: total.requests,
+        successful: total.successful,
+        failed: total.failed,
+        expired: total.expired,
+        invalid: total.invalid,
+        open: total.open,
+        outcomeUnknown: total.outcomeUnknown,
+        notIssued: total.notIssued,
+        followUp,
+        note: input.note,
+      },
+      requestId: context.requestId,
+    },
+    db,
+  );
+  return { signedByName: context.staff.name, signedAt: now.toISOString() };
 }

@@ -74,7 +74,14 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
         preparedBy={staff.name}
         bankName={env().BANK_NAME}
         signOffForm={
-          <SignOffForm branchId={sheet.branch.id} day={sheet.day} followUpCount={sheet.followUp.length} isSignedAlready={sheet.signOff !== null} signOff={signOffReconciliationAction} />
+          // A day still going (or to come), or before the branch's first token, is not signed off: the action refuses it too.
+          sheet.signOffRefusal ? (
+            <p className="no-print text-ink-muted" data-testid="sign-off-refusal">
+              {sheet.signOffRefusal}
+            </p>
+          ) : (
+            <SignOffForm branchId={sheet.branch.id} day={sheet.day} followUpCount={sheet.followUp.length} isSignedAlready={sheet.signOff !== null} signOff={signOffReconciliationAction} />
+          )
         }
       />
     </>
