@@ -13,13 +13,14 @@ import { useTodayTokens } from "./use-today-tokens";
  * Today's tokens with a search and state filters (issue 13): the same live list as the home
  * page's, on the same poll (one request for both, and the open tokens count as watched), so a
  * token's state reads the same everywhere. The teller finds a customer who calls back by the
- * token, the reference or the last digits of the ID number.
+ * token, the reference or the last digits of the ID number. A link may choose the first filter
+ * (the home page's "tokens with an unknown outcome": `/tokens?state=outcome_unknown`).
  */
-export function LiveTokenList({ initial }: { initial: TodayTokensResponse }) {
+export function LiveTokenList({ initial, initialFilter = "all" }: { initial: TodayTokensResponse; initialFilter?: StateFilter }) {
   const query = useTodayTokens({ isWatching: true, initial });
   const { body, clockOffsetMs } = query.data ?? { body: initial, clockOffsetMs: 0 };
   const [search, setSearch] = useState("");
-  const [filter, setFilter] = useState<StateFilter>("all");
+  const [filter, setFilter] = useState<StateFilter>(initialFilter);
   const searchId = useId();
   const shown = visibleTokens(body.tokens, filter, search);
   const isFiltered = filter !== "all" || search.trim() !== "";

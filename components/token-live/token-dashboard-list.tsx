@@ -32,13 +32,25 @@ export function TokenDashboardList({ tokens, serverNow, clockOffsetMs, emptyActi
   }
   const mine = pinOpenFirst(tokens.filter((token) => token.isMine));
   const others = pinOpenFirst(tokens.filter((token) => !token.isMine));
-  const unknownCount = tokens.filter((token) => token.state === "outcome_unknown").length;
+  const unknown = tokens.filter((token) => token.state === "outcome_unknown");
+  const unknownCount = unknown.length;
   return (
     <div className="flex flex-col gap-6">
       {unknownCount > 0 ? (
-        <Alert tone="warning" title={unknownCount === 1 ? "1 token with an unknown outcome" : `${unknownCount} tokens with an unknown outcome`}>
-          The service did not answer when they were requested, or never sent a result. Ask the customer whether an SMS or a
-          verification reached them before issuing another token.
+        <Alert tone="warning" title={unknownCount === 1 ? "1 token with an unknown outcome" : `${unknownCount} tokens with an unknown outcome`} data-testid="unknown-outcome-banner">
+          <p>
+            The service did not answer when they were requested, or never sent a result. Ask the customer whether an SMS or a
+            verification reached them before issuing another token.
+          </p>
+          {/* Straight to what needs checking: the one token, or the list showing only those. */}
+          <Link
+            href={unknownCount === 1 ? `/tokens/${unknown[0]!.id}` : `/tokens?state=outcome_unknown`}
+            className="mt-2 inline-flex items-center gap-1 font-semibold underline underline-offset-2 pointer-coarse:min-h-11"
+            data-testid="unknown-outcome-link"
+          >
+            {unknownCount === 1 ? "Open that token" : `Show the ${unknownCount} tokens`}
+            <ChevronRight aria-hidden className="size-4" />
+          </Link>
         </Alert>
       ) : null}
       <TokenGroup title="Your tokens today" tokens={mine} serverNow={serverNow} clockOffsetMs={clockOffsetMs} emptyText="You have issued no token today." />

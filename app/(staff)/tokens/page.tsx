@@ -7,6 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
 import { getDb } from "@/lib/db/client";
+import { stateFilters, type StateFilter } from "@/lib/live/token-list-view";
 import { liveViewSettings } from "@/lib/watcher/live-settings";
 import { listTodayTokens } from "@/lib/watcher/live-token-view";
 
@@ -18,8 +19,12 @@ export const dynamic = "force-dynamic";
  * customer who calls back, and checks an unknown outcome before trying again. The same list and
  * poll as the home page's (components/token-live).
  */
-export default async function TokensPage() {
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function TokensPage({ searchParams }: { searchParams: SearchParams }) {
   const staff = await requirePermission("tokens.view");
+  const { state } = await searchParams;
+  const initialFilter = (stateFilters as readonly unknown[]).includes(state) ? (state as StateFilter) : "all";
   const scope = branchScopeFor(staff);
   const initial = await listTodayTokens(await getDb(), { userId: staff.userId, scope }, liveViewSettings());
   const canIssue = staff.permissions.includes("tokens.issue");
@@ -37,7 +42,8 @@ export default async function TokensPage() {
         }
       />
       <LiveQueryProvider>
-        <LiveTokenList initial={initial} />
+        {/* Keyed by the filter: a link to another filter from this very page starts afresh. */}
+        <LiveTokenList key={initialFilter} initial={initial} initialFilter={initialFilter} />
       </LiveQueryProvider>
     </div>
   );
