@@ -1,15 +1,17 @@
 import "server-only";
-import { and, desc, eq, gt, inArray, or } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
 import type { Database } from "@/lib/db/client";
-import { authUsers, tokenRequests } from "@/lib/db/schema";
+import { authUsers, tokenRequests, type TokenRequest } from "@/lib/db/schema";
+import { factsFromRow } from "@/lib/watcher/token-facts";
 import { TOKEN_LIFETIME_MS } from "./lifetime";
+import { deriveTokenState } from "./state";
 
 /**
- * A token of the same customer that may still be in use: shown before issuing another. Only a
- * token of the teller's own branch is described (and linked); of another branch's the teller
- * learns that one exists and nothing else — not who issued it nor where — since they may not
- * open it, and the names would tell a teller where any ID number is being served.
+ * A token of the same customer that is still open: shown before issuing another. Only a token of
+ * the teller's own branch is described (and linked); of another branch's the teller learns that
+ * one exists and nothing else — not who issued it nor where — since they may not open it, and the
+ * names would tell a teller where any ID number is being served.
  */
 export type ActiveTokenSummary =
   | {
@@ -17,18 +19,28 @@ export type ActiveTokenSummary =
       tokenRequestId: string;
       kind: "fingerprint" | "remote";
       idType: string;
-      /** `issued`, or `pending` / `outcome_unknown` when the service may have issued one. */
-      outcome: string;
+      /**
+       * Where it stands: waiting for the customer, started by them (no result yet), or still being
+       * issued (the service has not answered the call yet).
+       */
+      state: ActiveTokenState;
       createdAt: string;
+      issuedAt: string | null;
       expiresAt: string | null;
+      /** The server's clock when this was found: time left counts from it, not the browser's clock. */
+      checkedAt: string;
       issuedByName: string;
     }
   | { isOwnBranch: false };
 
+export type ActiveTokenState = "waiting" | "in_progress" | "being_issued";
+
 /**
- * Tokens for the same ID number (by blind index) that are still active: issued and not yet
- * expired, or issued moments ago with an unknown outcome. Issue 6 narrows "active" further to
- * tokens without a final result once results are stored.
+ * Tokens for the same ID number (by blind index) with no final result yet: an issued token within
+ * its 15 minutes that has not succeeded, failed or been called invalid, or an issuing call still
+ * running (it may give the customer a token any moment). A finished token never counts, nor does
+ * an attempt whose answer never came: it is final, its page says so, and the teller was told to
+ * issue a new token if nothing arrived.
  */
 export async function findActiveTokensForCustomer(
   db: Database,
@@ -38,43 +50,58 @@ export async function findActiveTokensForCustomer(
 ): Promise<ActiveTokenSummary[]> {
   const windowStart = new Date(now.getTime() - TOKEN_LIFETIME_MS);
   const rows = await db
-    .select({
-      tokenRequestId: tokenRequests.id,
-      kind: tokenRequests.kind,
-      idType: tokenRequests.idType,
-      outcome: tokenRequests.outcome,
-      createdAt: tokenRequests.createdAt,
-      expiresAt: tokenRequests.expiresAt,
-      branchId: tokenRequests.branchId,
-      issuedByName: authUsers.name,
-    })
+    .select({ row: tokenRequests, issuedByName: authUsers.name })
     .from(tokenRequests)
     .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
     .where(
       and(
         eq(tokenRequests.idNumberIndex, idNumberIndex),
         or(
-          and(eq(tokenRequests.outcome, "issued"), gt(tokenRequests.expiresAt, now)),
-          and(inArray(tokenRequests.outcome, ["pending", "outcome_unknown"]), gt(tokenRequests.createdAt, windowStart)),
+          // The stored facts that end a token, so the limit below counts open ones only; the
+          // state derivation decides the rest.
+          and(
+            eq(tokenRequests.outcome, "issued"),
+            gt(tokenRequests.expiresAt, now),
+            isNull(tokenRequests.finishedAt),
+            isNull(tokenRequests.resultStatus),
+            isNull(tokenRequests.invalidSeenAt),
+          ),
+          and(eq(tokenRequests.outcome, "pending"), gt(tokenRequests.createdAt, windowStart)),
         ),
       ),
     )
     .orderBy(desc(tokenRequests.createdAt))
     .limit(5);
-  return rows.map((row) =>
-    row.branchId === ownBranchId
-      ? {
-          isOwnBranch: true,
-          tokenRequestId: row.tokenRequestId,
-          kind: row.kind,
-          idType: row.idType,
-          outcome: row.outcome,
-          createdAt: row.createdAt.toISOString(),
-          expiresAt: row.expiresAt?.toISOString() ?? null,
-          issuedByName: row.issuedByName,
-        }
-      : { isOwnBranch: false },
-  );
+  const checkedAt = now.toISOString();
+  return rows.flatMap(({ row, issuedByName }): ActiveTokenSummary[] => {
+    const state = activeStateOf(row, now);
+    if (state === null) return [];
+    if (row.branchId !== ownBranchId) return [{ isOwnBranch: false }];
+    return [
+      {
+        isOwnBranch: true,
+        tokenRequestId: row.id,
+        kind: row.kind,
+        idType: row.idType,
+        state,
+        createdAt: row.createdAt.toISOString(),
+        issuedAt: row.issuedAt?.toISOString() ?? null,
+        expiresAt: row.expiresAt?.toISOString() ?? null,
+        checkedAt,
+        issuedByName,
+      },
+    ];
+  });
+}
+
+/** The open state of a token as lib/tokens/state.ts derives it; null once it has ended. */
+function activeStateOf(row: TokenRequest, now: Date): ActiveTokenState | null {
+  if (row.outcome === "pending") return "being_issued";
+  const derived = deriveTokenState(factsFromRow(row), now);
+  if (derived.isFinal) return null;
+  if (derived.state === "waiting") return "waiting";
+  if (derived.state === "in_progress") return "in_progress";
+  return null;
 }
 
 /**
@@ -98,6 +125,7 @@ export async function warnOfActiveTokens(
       branchId: issuer.branch.id,
       details: {
         ownBranchTokenIds: found.flatMap((token) => (token.isOwnBranch ? [token.tokenRequestId] : [])),
+        ownBranchStates: found.flatMap((token) => (token.isOwnBranch ? [token.state] : [])),
         otherBranchTokens: found.filter((token) => !token.isOwnBranch).length,
       },
       requestId,

@@ -300,7 +300,7 @@ describe("same customer, active token", () => {
     const warned = await issueFingerprintToken(second, issuer, "r", dependencies(service.upstream));
     expect(warned).toEqual({
       status: "active_token_exists",
-      activeTokens: [expect.objectContaining({ tokenRequestId: issued.tokenRequestId, isOwnBranch: true, outcome: "issued" })],
+      activeTokens: [expect.objectContaining({ tokenRequestId: issued.tokenRequestId, isOwnBranch: true, state: "waiting" })],
     });
     expect(service.calls).toHaveLength(1);
 
@@ -317,6 +317,59 @@ describe("same customer, active token", () => {
     now = new Date(now.getTime() + 16 * 60_000);
     const later = await issueFingerprintToken(fingerprintSubmission({ ghanaCardNumber: first.ghanaCardNumber }), issuer, "r", dependencies(service.upstream, { now: clock }));
     expect(later.status).toBe("issued");
+  });
+
+  it("names the state and the time left, counted on the server's clock", async () => {
+    let now = new Date();
+    const clock = () => now;
+    const first = fingerprintSubmission();
+    const issued = await issueFingerprintToken(first, issuer, "r", dependencies(service.upstream, { now: clock }));
+    if (issued.status !== "issued") throw new Error("expected issued");
+    now = new Date(now.getTime() + 6 * 60_000);
+    const warned = await issueFingerprintToken(fingerprintSubmission({ ghanaCardNumber: first.ghanaCardNumber }), issuer, "r", dependencies(service.upstream, { now: clock }));
+    if (warned.status !== "active_token_exists") throw new Error("expected a warning");
+    const [active] = warned.activeTokens;
+    if (!active?.isOwnBranch) throw new Error("expected the branch's own token");
+    expect(active).toMatchObject({ state: "waiting", checkedAt: now.toISOString(), issuedByName: "Ama Teller" });
+    expect(Date.parse(active.expiresAt!) - Date.parse(active.checkedAt)).toBe(9 * 60_000);
+  });
+
+  it("never stops the teller for a token that already ended within its 15 minutes, nor for an attempt whose answer never came", async () => {
+    type Ending = (id: string, at: Date) => Partial<typeof tokenRequests.$inferInsert>;
+    const endings: Record<string, Ending> = {
+      successful: (_id, at) => ({ usedSeenAt: at, resultStatus: "SUCCESSFUL", transactionNumber: "TXN-OK-1", resultAt: at, lastAnswerAt: at }),
+      failed: (_id, at) => ({ usedSeenAt: at, resultStatus: "FAILED", transactionNumber: "TXN-NO-1", resultError: "Face did not match", resultAt: at, lastAnswerAt: at }),
+      invalid: (_id, at) => ({ invalidSeenAt: at, lastAnswerAt: at, lastUpstreamState: "invalid", lastUpstreamStateAt: at }),
+      "closed failed": (_id, at) => ({ liveState: "failed", finishedAt: at, resultStatus: "FAILED", transactionNumber: "TXN-NO-2", resultAt: at }),
+    };
+    for (const [name, ending] of Object.entries(endings)) {
+      const first = fingerprintSubmission();
+      const issued = await issueFingerprintToken(first, issuer, "r", dependencies(service.upstream));
+      if (issued.status !== "issued") throw new Error("expected issued");
+      // The watcher learnt the ending two minutes in: 13 of the 15 minutes are still to run.
+      await opened.db.update(tokenRequests).set(ending(issued.tokenRequestId, new Date())).where(eq(tokenRequests.id, issued.tokenRequestId));
+      const next = await issueFingerprintToken(fingerprintSubmission({ ghanaCardNumber: first.ghanaCardNumber }), issuer, "r", dependencies(service.upstream));
+      expect(next.status, name).toBe("issued");
+    }
+
+    // Outcome unknown: final; its page told the teller to issue a new token if nothing arrived.
+    const timedOut = scriptedService({ fail: new AppError("UPSTREAM_TIMEOUT", "no answer") });
+    const lost = remoteSubmission();
+    await issueRemoteToken(lost, issuer, "r", dependencies(timedOut.upstream)).catch((error: unknown) => expect(error).toMatchObject({ code: "UPSTREAM_TIMEOUT" }));
+    const retry = await issueRemoteToken({ ...remoteSubmission({ ghanaCardNumber: lost.idType === "GHANA_CARD" ? lost.ghanaCardNumber : "" }) }, issuer, "r", dependencies(service.upstream));
+    expect(retry.status).toBe("issued");
+  });
+
+  it("warns of a token the customer has started, saying so", async () => {
+    const first = fingerprintSubmission();
+    const issued = await issueFingerprintToken(first, issuer, "r", dependencies(service.upstream));
+    if (issued.status !== "issued") throw new Error("expected issued");
+    const at = new Date();
+    await opened.db.update(tokenRequests).set({ usedSeenAt: at, lastAnswerAt: at, lastUpstreamState: "used", lastUpstreamStateAt: at }).where(eq(tokenRequests.id, issued.tokenRequestId));
+    const warned = await issueFingerprintToken(fingerprintSubmission({ ghanaCardNumber: first.ghanaCardNumber }), issuer, "r", dependencies(service.upstream));
+    expect(warned).toMatchObject({ status: "active_token_exists", activeTokens: [{ tokenRequestId: issued.tokenRequestId, state: "in_progress" }] });
+    const warnings = await opened.db.select().from(auditEvents).where(eq(auditEvents.action, "token.active_token_warning"));
+    expect(warnings.at(-1)).toMatchObject({ details: { ownBranchTokenIds: [issued.tokenRequestId], ownBranchStates: ["in_progress"], otherBranchTokens: 0 } });
   });
 
   it("marks tokens of another branch as not linkable", async () => {
