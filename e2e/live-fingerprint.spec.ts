@@ -34,7 +34,15 @@ test("fingerprint token: QR code for the device, the scanner simulator's match s
   await expect(printedAt).toHaveAttribute("data-printed-at", "");
   const recorded = page.waitForRequest((request) => request.url().endsWith("/slip-printed") && request.method() === "POST");
   await page.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
-  expect((await (await recorded).response())?.status()).toBe(204);
+  const slipPrinted = await recorded;
+  expect((await slipPrinted.response())?.status()).toBe(204);
+  // Another site cannot make the teller's browser record a print: a cross-site POST, another
+  // Origin, or one with neither header (not a browser's) is refused before anything is written.
+  const foreign: Record<string, string>[] = [{ "sec-fetch-site": "cross-site", origin: "https://evil.example" }, { origin: "https://evil.example" }, {}];
+  for (const headers of foreign) {
+    expect((await page.request.post(slipPrinted.url(), { headers })).status(), JSON.stringify(headers)).toBe(403);
+  }
+  expect((await page.request.post(slipPrinted.url(), { headers: { "sec-fetch-site": "same-origin", origin: new URL(slipPrinted.url()).origin } })).status()).toBe(204);
   await page.screenshot({ path: "/tmp/live-slip-screen.png" });
   await page.emulateMedia({ media: "print" });
   await expect(printedAt).toBeVisible();

@@ -6,6 +6,8 @@ import { formatRate } from "@/lib/review/format";
 import { requireDemoData } from "@/lib/review/testing/e2e-helpers";
 import { parseCsv } from "@/lib/review/testing/parse-csv";
 import { demoAccount } from "@/lib/staff/demo-accounts";
+import { FUTURE_SHEET_MESSAGE } from "@/lib/review/sign-off";
+import { callAction, captureNextAction, readActionResult } from "./support/server-actions";
 
 /**
  * The supervisor's figures and end-of-day sheet on the demo seed, each checked against a count
@@ -118,8 +120,14 @@ test("the end-of-day sheet counts the branch's day per teller, lists what needs 
   await page.evaluate(() => {
     window.print = () => document.body.setAttribute("data-printed", "yes");
   });
-  await page.getByRole("button", { name: "Print sign-off sheet" }).click();
+  const printed = await captureNextAction(page, () => page.getByRole("button", { name: "Print sign-off sheet" }).click());
   await expect(page.locator("body")).toHaveAttribute("data-printed", "yes");
+  // The same record for a day that cannot exist, or is still to come: refused, nothing recorded.
+  const [printedInput] = printed.args as [Record<string, unknown>];
+  const notADay = readActionResult((await callAction(page.request, printed, [{ ...printedInput, day: "9999-99-99" }])).text);
+  expect(notADay).toMatchObject({ ok: false, code: "VALIDATION" });
+  const toCome = readActionResult((await callAction(page.request, printed, [{ ...printedInput, day: "2099-12-31" }])).text);
+  expect(toCome).toMatchObject({ ok: false, code: "VALIDATION", formError: FUTURE_SHEET_MESSAGE });
   // On paper: the sheet's own title, without the app's header and navigation.
   const paperTitle = page.getByText("End-of-day identity verification reconciliation");
   const appHeader = page.locator("header.no-print");
@@ -131,6 +139,7 @@ test("the end-of-day sheet counts the branch's day per teller, lists what needs 
   await page.emulateMedia({ media: "screen" });
   await page.goto("/admin/audit?action=review.reconciliation_printed");
   await expect(page.locator('tr[data-action="review.reconciliation_printed"]').first()).toContainText(sheetDay);
+  await expect(page.locator('tr[data-action="review.reconciliation_printed"]', { hasText: /9999|2099/ })).toHaveCount(0);
 });
 
 test("a supervisor reveals a customer's full ID number only with a reason, and the reveal is audited", async ({ browser }) => {

@@ -10,9 +10,9 @@ import { AppError } from "@/lib/errors";
 import { reviewAuditActions } from "./audit-actions";
 import { FigureAccumulator, partialFigureColumns, type FigureCounts, type PartialFigureRow } from "./figures";
 import type { ReconciliationQuery } from "./filters";
-import type { signOffSchema } from "./sign-off-schema";
-import { signOffRefusal } from "./sign-off";
-import { bankDayRange } from "./time";
+import type { sheetPrintedSchema, signOffSchema } from "./sign-off-schema";
+import { FUTURE_SHEET_MESSAGE, signOffRefusal } from "./sign-off";
+import { bankDayOf, bankDayRange } from "./time";
 import { stateCondition, tokenRequests } from "./token-columns";
 import { listReviewTokensWhere, type ReviewTokenRow } from "./token-list";
 
@@ -174,4 +174,31 @@ export async function signOffBranchDay(
     db,
   );
   return { signedByName: context.staff.name, signedAt: now.toISOString() };
+}
+
+/**
+ * Records that a branch's day sheet was printed (the print button, before the browser's dialog):
+ * a day that has begun, of a branch in the scope that exists.
+ */
+export async function recordSheetPrinted(
+  db: Database,
+  context: { staff: Staff; scope: BranchScope; requestId: string },
+  input: z.output<typeof sheetPrintedSchema>,
+  now: Date = new Date(),
+): Promise<void> {
+  assertInBranchScope(context.scope, input.branchId, "branch");
+  if (input.day > bankDayOf(now)) throw new AppError("VALIDATION", `sheet of ${input.day} printed before the day`, { userMessage: FUTURE_SHEET_MESSAGE });
+  const [branch] = await db.select({ id: branches.id }).from(branches).where(eq(branches.id, input.branchId));
+  if (!branch) throw new AppError("NOT_FOUND", `branch ${input.branchId} not found`);
+  await recordAuditEvent(
+    {
+      action: reviewAuditActions.reconciliationPrinted,
+      actor: { userId: context.staff.userId, username: context.staff.username },
+      subject: branchDaySubject(branch.id, input.day),
+      branchId: branch.id,
+      details: { day: input.day },
+      requestId: context.requestId,
+    },
+    db,
+  );
 }

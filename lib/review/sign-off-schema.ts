@@ -9,3 +9,9 @@ export const signOffSchema = z.object({
 });
 
 export type SignOffInput = z.input<typeof signOffSchema>;
+
+/** "This branch's sheet of this day was printed": a real calendar day (never 9999-99-99), a branch id. */
+export const sheetPrintedSchema = z.object({
+  branchId: z.uuid(),
+  day: isoDaySchema,
+});

@@ -6,8 +6,8 @@ import type { Staff } from "@/lib/auth/types";
 import type { Database } from "@/lib/db/client";
 import { planDemoData } from "./demo-data";
 import { writeDemoData } from "./demo-data-writer";
-import { signOffBranchDay } from "./reconciliation";
-import { signOffRefusals } from "./sign-off";
+import { recordSheetPrinted, signOffBranchDay } from "./reconciliation";
+import { FUTURE_SHEET_MESSAGE, signOffRefusals } from "./sign-off";
 import { bankDayOf } from "./time";
 import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "./testing/scratch-database";
 
@@ -69,6 +69,21 @@ function defineSignOffTests(createDatabase: () => Promise<ScratchDatabase>) {
     await expect(signOff(before.toISOString().slice(0, 10), "refused-before")).rejects.toMatchObject({ userMessage: signOffRefusals.beforeFirstToken });
     await expect(signOff(firstDay, "first-day")).resolves.toMatchObject({ signedByName: "Efua Sign-off" });
     expect(await signedOff("first-day")).toBe(1);
+  });
+
+  it("records a printed sheet of a day that has begun, of a branch that exists; refuses a day to come and an unknown branch", async () => {
+    const context = (requestId: string) => ({ staff: supervisor, scope: branchScopeFor(supervisor), requestId });
+    await expect(recordSheetPrinted(db, context("printed-future"), { branchId: supervisor.branch.id, day: "2099-12-31" }, now)).rejects.toMatchObject({
+      code: "VALIDATION",
+      userMessage: FUTURE_SHEET_MESSAGE,
+    });
+    const headOffice = { ...supervisor, role: "head_office_supervisor" as const, permissions: permissionsOf("head_office_supervisor") };
+    await expect(
+      recordSheetPrinted(db, { staff: headOffice, scope: branchScopeFor(headOffice), requestId: "printed-unknown" }, { branchId: "00000000-0000-4000-8000-000000000000", day: "2026-11-19" }, now),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await signedOff("printed-future")) + (await signedOff("printed-unknown"))).toBe(0);
+    await recordSheetPrinted(db, context("printed-today"), { branchId: supervisor.branch.id, day: "2026-11-20" }, now);
+    expect(await signedOff("printed-today")).toBe(1);
   });
 
   it("signs off a day that has ended", async () => {

@@ -19,6 +19,9 @@ export const signOffRefusals = {
   beforeFirstToken: "This day is before the branch's first token: there is nothing to sign off.",
 } as const;
 
+/** A printed sheet is recorded for a day that has begun (a mid-day print is fine; one to come is not). */
+export const FUTURE_SHEET_MESSAGE = "A day still to come has no sheet to print.";
+
 /** Why `day` (YYYY-MM-DD, a real calendar day) may not be signed off, or null when it may. */
 export function signOffRefusal(day: string, facts: SignOffFacts): string | null {
   if (facts.now.getTime() < startOfBankDay(dayAfter(day)).getTime()) return signOffRefusals.notEnded;

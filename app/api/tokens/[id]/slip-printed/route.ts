@@ -8,9 +8,11 @@ export const dynamic = "force-dynamic";
 
 /**
  * POST /api/tokens/[id]/slip-printed: the slip page reports that it is being printed (the browser's
- * `beforeprint`, so Ctrl+P counts too); recorded in the token's history and the audit trail.
+ * `beforeprint`, so Ctrl+P counts too); recorded in the token's history and the audit trail. Only
+ * from Veridesk's own page: another site must not write into a token's history through a teller's
+ * browser (a POST without Sec-Fetch-Site or Origin is refused too).
  */
-export const POST = staffRoute<Promise<{ id: string }>>({ permission: "tokens.view" }, async ({ staff, scope, params, requestId }) => {
+export const POST = staffRoute<Promise<{ id: string }>>({ permission: "tokens.view", ownOriginOnly: "post" }, async ({ staff, scope, params, requestId }) => {
   const { id } = await params;
   const db = await getDb();
   const { row } = await readScopedTokenRequest(db, scope, id);
