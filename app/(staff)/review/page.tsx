@@ -1,5 +1,6 @@
 import { Download } from "lucide-react";
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import Link from "next/link";
 import { FullIdExport } from "@/components/review/full-id-export";
 import { IdNumberSearch } from "@/components/review/id-number-search";
@@ -39,6 +40,8 @@ export default async function ReviewTokensPage({ searchParams }: { searchParams:
     scope.kind === "all" ? listBranchOptions(db) : Promise.resolve(undefined),
     listPurposes(),
   ]);
+  // A branch filter that names no branch (a stale or hand-made link) is "not found", not an empty list.
+  if (query.branch && branches && !branches.some((branch) => branch.id === query.branch)) notFound();
   const filterQuery = toSearchParams({ ...query, page: 1, sort: undefined, dir: undefined, size: undefined }).toString();
   const isFiltered = hasAnyFilter(query);
 

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import { FigureSummary } from "@/components/review/figure-summary";
 import { FiguresChart } from "@/components/review/figures-chart";
 import { FiguresTable } from "@/components/review/figures-table";
@@ -36,6 +37,8 @@ export default async function FiguresPage({ searchParams }: { searchParams: Sear
   const query = parseFiguresQuery(await searchParams, bankDayOf(new Date()), scope.kind === "branch" ? "teller" : "branch");
   const db = await getDb();
   const [report, branches] = await Promise.all([computeFigures(db, scope, query), scope.kind === "all" ? listBranchOptions(db) : Promise.resolve(undefined)]);
+  // A branch that does not exist (a stale or hand-made link) is "not found", not "no tokens".
+  if (query.branch && branches && !branches.some((branch) => branch.id === query.branch)) notFound();
   const where = scope.kind === "all" ? (query.branch ? branches?.find((branch) => branch.id === query.branch)?.label ?? "one branch" : "all branches") : staff.branch.name;
   const range = query.from === query.to ? formatLongDay(query.from) : `${formatLongDay(query.from)} to ${formatLongDay(query.to)}`;
   const groups = query.sort === "successRate" ? sortBySuccessRate(report.groups) : report.groups;

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import "@/components/review/print.css";
 import { PrintSheetButton } from "@/components/review/print-sheet-button";
 import { SignOffForm } from "@/components/review/sign-off-form";
@@ -11,6 +12,7 @@ import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { isAppError } from "@/lib/errors";
 import { REVIEW_PERMISSION } from "@/lib/review/access";
 import { parseReconciliationQuery } from "@/lib/review/filters";
 import { formatLongDay } from "@/lib/review/format";
@@ -34,7 +36,11 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
   const branchId = scope.kind === "branch" ? scope.branchId : (query.branch ?? staff.branch.id);
   const db = await getDb();
   const [sheet, branches] = await Promise.all([
-    buildReconciliation(db, scope, { day: query.day, branch: branchId }),
+    // A branch id that names no branch (a stale or hand-made link) is "not found", not a 500.
+    buildReconciliation(db, scope, { day: query.day, branch: branchId }).catch((error: unknown) => {
+      if (isAppError(error) && error.code === "NOT_FOUND") notFound();
+      throw error;
+    }),
     scope.kind === "all" ? listBranchOptions(db) : Promise.resolve(undefined),
   ]);
 
