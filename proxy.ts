@@ -17,6 +17,9 @@ import {
  * It also puts the security headers on every answer (lib/security-headers.ts): a fresh CSP nonce
  * per page request, handed to Next in the request's own CSP header so that Next puts it on its
  * scripts, and HSTS in production.
+ *
+ * And it answers 403 to a server-action POST from another site. Next refuses those itself, but
+ * by throwing, which answers 500 (and logs an error) as if Veridesk had failed.
  */
 const publicPaths = ["/sign-in"];
 
@@ -26,6 +29,14 @@ export function proxy(request: NextRequest) {
 
   if (pathname.startsWith("/api/")) {
     return withSecurityHeaders(NextResponse.next(), apiContentSecurityPolicy, isProduction);
+  }
+
+  if (isForeignServerActionPost(request)) {
+    const refusal = new NextResponse("This request did not come from Veridesk's own pages.", {
+      status: 403,
+      headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+    });
+    return withSecurityHeaders(refusal, apiContentSecurityPolicy, isProduction);
   }
 
   const isPublic = publicPaths.some((path) => pathname === path || pathname.startsWith(`${path}/`));
@@ -47,6 +58,35 @@ export function proxy(request: NextRequest) {
   requestHeaders.set(NONCE_HEADER, nonce);
   requestHeaders.set("content-security-policy", policy);
   return withSecurityHeaders(NextResponse.next({ request: { headers: requestHeaders } }), policy, isProduction);
+}
+
+/**
+ * What Next's action handler refuses as cross-site (app-render/action-handler.js), decided the
+ * same way so the two never disagree: a POST that may be a server action (the `Next-Action`
+ * header, or a form's multipart or url-encoded body) whose `Origin` host (`null` included) is not
+ * the host the request was addressed to (`X-Forwarded-Host`'s first entry, else `Host`). A POST
+ * without `Origin` is not a browser's cross-site request; Next lets it through, and so do we.
+ */
+export function isForeignServerActionPost(request: NextRequest): boolean {
+  if (request.method !== "POST") return false;
+  const contentType = request.headers.get("content-type") ?? "";
+  const mayBeAction =
+    request.headers.has("next-action") || contentType.startsWith("multipart/form-data") || contentType.startsWith("application/x-www-form-urlencoded");
+  if (!mayBeAction) return false;
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  const forwardedHost = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+  const host = forwardedHost || request.headers.get("host");
+  return originHostOf(origin) !== host;
+}
+
+function originHostOf(origin: string): string | null {
+  if (origin === "null") return "null";
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
 }
 
 function withSecurityHeaders(response: NextResponse, policy: string, isProduction: boolean): NextResponse {
