@@ -1,4 +1,4 @@
-import { rolesWith, type Permission } from "@/lib/auth/permissions";
+import { hasPermission, rolesWith, type Permission } from "@/lib/auth/permissions";
 import { STAFF_ROLES, type StaffRole } from "@/lib/auth/roles";
 
 /**
@@ -164,6 +164,13 @@ export const actions: ActionEntry[] = [
   { file: "app/(staff)/admin/compliance/actions.ts", name: "publishConsentWordingAction", audience: holders("compliance.manage"), isSafeToProbe: true },
   { file: "app/(staff)/review/customer-records/actions.ts", name: "produceCustomerRecordAction", audience: holders("customers.records"), isSafeToProbe: true },
   { file: "app/(staff)/review/customer-records/actions.ts", name: "eraseOnRequestAction", audience: holders("customers.records"), isSafeToProbe: true },
+  // Reads every branch's events: audit readers who see all branches. Any call runs the check (and records it).
+  {
+    file: "app/(staff)/admin/audit/actions.ts",
+    name: "verifyAuditTrailAction",
+    audience: { kind: "staff", permission: "audit.read", roles: rolesWith("audit.read").filter((role) => hasPermission(role, "branches.all")) },
+    isSafeToProbe: false,
+  },
 ];
 
 /** The roles outside an audience (all of them for "public": none is refused). */

@@ -1,12 +1,75 @@
+import type { APIRequestContext } from "@playwright/test";
+import { parseCsv } from "@/lib/review/testing/parse-csv";
+import { demoAccount, type DemoUsername } from "@/lib/staff/demo-accounts";
+import { pages, routes, type Audience } from "./access-matrix";
 import { requestWith, signInByApi } from "./fixtures/auth";
 import { resolveAction } from "./fixtures/server-actions";
-import { demoAccount } from "@/lib/staff/demo-accounts";
+import { liveFixtures } from "./live-fixtures";
 import { expect, test } from "./support/session";
 
 /**
- * What another site can make a signed-in browser do: nothing. A server action posted from
- * another origin is refused with 403 (Next's own refusal answered 500).
+ * What another site can make a signed-in browser do: nothing. A link to any page or GET route
+ * (a top-level navigation, the one cross-site request that carries the session cookie) writes no
+ * audit event, and a server action posted from another origin is refused with 403 (Next's own
+ * refusal answered 500).
  */
+
+/** Who requests each entry: the first of these its audience allows (supervisors first: their views are audited). */
+const actorsByPreference: DemoUsername[] = ["supervisor.kumasi", "supervisor.hq", "teller.kumasi", "admin"];
+
+function actorOf(audience: Audience): DemoUsername {
+  if (audience.kind === "public") return "supervisor.kumasi";
+  const actor = actorsByPreference.find((username) => audience.roles.includes(demoAccount(username).role));
+  if (!actor) throw new Error(`no demo account for ${JSON.stringify(audience)}`);
+  return actor;
+}
+
+/** A token of teller.kumasi whose opening writes when it is Veridesk's own: a supervisor's view is audited. */
+const tokenId = liveFixtures.unknownFingerprint.id;
+
+/** Audit events by these staff members (the count's own exports left out), read from the trail's export. */
+async function eventsBy(exporter: APIRequestContext, usernames: readonly string[]): Promise<number> {
+  const response = await exporter.get("/api/review/audit-export");
+  expect(response.status()).toBe(200);
+  const [header, ...rows] = parseCsv((await response.text()).replace(/^\uFEFF/, ""));
+  const who = header!.indexOf("Who");
+  const code = header!.indexOf("Event code");
+  expect(who).toBeGreaterThanOrEqual(0);
+  expect(code).toBeGreaterThanOrEqual(0);
+  return rows.filter((row) => usernames.includes(row[who]!) && row[code] !== "review.audit_exported").length;
+}
+
+test("a link from another site to any page or GET route writes no audit event; the same links from Veridesk itself still record a supervisor's view", async () => {
+  test.setTimeout(180_000);
+  const contexts = new Map<DemoUsername, APIRequestContext>();
+  for (const username of actorsByPreference) contexts.set(username, await requestWith(await signInByApi(username, demoAccount(username).password)));
+  const exporter = contexts.get("supervisor.hq")!;
+  const requests = [
+    ...pages.map((page) => ({ url: page.urlOfTokenRequest?.(tokenId) ?? page.url, actor: actorOf(page.audience) })),
+    ...routes.flatMap((route) => (route.methods.GET ? [{ url: route.urlOfTokenRequest?.(tokenId) ?? route.url, actor: actorOf(route.methods.GET) }] : [])),
+    // The old way to verify the trail: a GET that recomputed the chain and recorded the check.
+    { url: "/admin/audit?verify=1", actor: "supervisor.hq" as const },
+  ];
+  expect(requests.some((entry) => entry.url === `/review/tokens/${tokenId}`)).toBe(true);
+
+  const before = await eventsBy(exporter, actorsByPreference);
+  for (const { url, actor } of requests) {
+    const response = await contexts.get(actor)!.get(url, { headers: { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" }, maxRedirects: 0 });
+    expect(response.status(), `${actor} on ${url}`).toBeLessThan(500);
+    if (url.endsWith(`/tokens/${tokenId}`)) expect(await response.text(), url).toContain("You followed a link from another site");
+  }
+  expect(await eventsBy(exporter, actorsByPreference), "audit events written by another site's links").toBe(before);
+
+  // The counter is not blind: the same two token links from Veridesk's own pages record the views.
+  const supervisor = contexts.get("supervisor.kumasi")!;
+  for (const url of [`/tokens/${tokenId}`, `/review/tokens/${tokenId}`]) {
+    const response = await supervisor.get(url, { headers: { "sec-fetch-site": "same-origin" }, maxRedirects: 0 });
+    expect(response.status(), url).toBe(200);
+    expect(await response.text(), url).not.toContain("You followed a link from another site");
+  }
+  expect(await eventsBy(exporter, actorsByPreference)).toBe(before + 2);
+  for (const context of contexts.values()) await context.dispose();
+});
 
 test("a server action posted from another site answers 403, and the same call from Veridesk's own page still works", async () => {
   const supervisor = await requestWith(await signInByApi("supervisor.kumasi", demoAccount("supervisor.kumasi").password));

@@ -47,3 +47,15 @@ describe("isOwnOriginRequest", () => {
     expect(isOwnOriginRequest(request("http://10.0.0.5:3000/api/review/export-full", { origin: "http://localhost:3000" }, "POST"))).toBe(false);
   });
 });
+
+describe("isOwnSiteNavigation", () => {
+  it("takes Veridesk's own links and fetches, the address bar and clients that say nothing; not another site's link", async () => {
+    const { isOwnSiteNavigation } = await load("https://veridesk.bank.example");
+    const headers = (fetchSite?: string) => new Headers(fetchSite ? { "sec-fetch-site": fetchSite } : {});
+    expect(isOwnSiteNavigation(headers("same-origin"))).toBe(true);
+    expect(isOwnSiteNavigation(headers("none"))).toBe(true);
+    expect(isOwnSiteNavigation(headers())).toBe(true);
+    expect(isOwnSiteNavigation(headers("cross-site"))).toBe(false);
+    expect(isOwnSiteNavigation(headers("same-site"))).toBe(false);
+  });
+});

@@ -25,6 +25,18 @@ export function isOwnOriginRequest(request: Request, options: { requiresBrowserP
   return true;
 }
 
+/**
+ * Whether a page or GET route was reached from Veridesk itself (one of its links or fetches, the
+ * address bar, a bookmark) rather than from another site's link. A GET must not write because of
+ * another site: pages whose opening is recorded (a supervisor's view of a token) ask this first,
+ * and on another site's link show only a link back into Veridesk, reading and recording nothing.
+ * No `Sec-Fetch-Site` at all is not a browser's cross-site navigation (scripts, old browsers).
+ */
+export function isOwnSiteNavigation(headers: { get(name: string): string | null }): boolean {
+  const fetchSite = headers.get("sec-fetch-site");
+  return fetchSite === null || fetchSite === "same-origin" || fetchSite === "none";
+}
+
 function expectedOrigin(request: Request): string {
   const configured = env().APP_URL;
   return configured ? new URL(configured).origin : new URL(request.url).origin;

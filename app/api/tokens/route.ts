@@ -1,3 +1,4 @@
+import { isOwnSiteNavigation } from "@/lib/auth/request-origin";
 import { staffRoute } from "@/lib/auth/route";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -38,7 +39,8 @@ export const GET = staffRoute({ permission: "tokens.view", countsAsActivity: fal
   if (answer.status === 304) return new Response(null, { status: 304, headers });
   const listed = "tokens" in answer.body ? answer.body.tokens : answer.body.changed;
   // Unchanged open tokens were noted by the poll that last sent them; the watcher's view lasts
-  // longer than a poll interval (viewers.ts), and every changed one is noted again here.
-  if (watch === null) noteTokensViewed(listed.filter((token) => token.isMine && !token.isFinal).map((token) => token.id));
+  // longer than a poll interval (viewers.ts), and every changed one is noted again here. Not for
+  // another site's link: a GET it causes writes nothing.
+  if (watch === null && isOwnSiteNavigation(request.headers)) noteTokensViewed(listed.filter((token) => token.isMine && !token.isFinal).map((token) => token.id));
   return Response.json(answer.body, { headers });
 });

@@ -1,7 +1,6 @@
-import { ChevronLeft, ChevronRight, Download, ShieldCheck } from "lucide-react";
+import { ChevronLeft, ChevronRight, Download } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AuditChainStatus } from "@/components/staff/audit-chain-status";
 import { AuditDetails } from "@/components/staff/audit-details";
 import { AuditSentence } from "@/components/review/audit-sentence";
 import { formatDateTime } from "@/components/staff/format";
@@ -11,8 +10,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Input, Select } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
-import { listAuditActions, recordAuditEvent } from "@/lib/audit";
-import { verifyAuditChain, type ChainReport } from "@/lib/audit/chain";
+import { listAuditActions } from "@/lib/audit";
 import { auditActionLabel } from "@/lib/audit/actions";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
@@ -23,6 +21,8 @@ import { parseAuditFilter } from "@/lib/review/audit-filter";
 import { listAuditTrailPage } from "@/lib/review/audit-trail";
 import { listStaff } from "@/lib/staff/service";
 import { pageNumberSchema } from "@/lib/validation/query-values";
+import { verifyAuditTrailAction } from "./actions";
+import { VerifyTrail } from "./verify-trail";
 
 export const metadata: Metadata = { title: "Audit trail" };
 
@@ -47,28 +47,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
   // Bounded: an offset past bigint would be a database error, not an empty page.
   const page = pageNumberSchema.safeParse(single(params.page) ?? "1").data ?? 1;
   // The hash chain is checked on request, by whoever reads every branch (it reads the whole
-  // trail); the check is itself recorded, head hash included (ADR 0019).
+  // trail); the check is itself recorded, head hash included (ADR 0019). Through its server action
+  // (a POST): this GET writes nothing, so another site's link cannot make it write.
   const canVerify = scope.kind === "all";
-  let chainReport: ChainReport | undefined;
-  if (canVerify && single(params.verify) === "1") {
-    const db = await getDb();
-    chainReport = await verifyAuditChain(db);
-    await recordAuditEvent(
-      {
-        action: "audit.chain_verified",
-        actor: { userId: staff.userId, username: staff.username },
-        branchId: staff.branch.id,
-        details: {
-          eventCount: chainReport.eventCount,
-          headSeq: chainReport.headSeq,
-          headHash: chainReport.headHash,
-          intact: chainReport.firstBreak === null,
-          ...(chainReport.firstBreak ? { firstBrokenEventId: chainReport.firstBreak.id } : {}),
-        },
-      },
-      db,
-    );
-  }
 
   const [{ events, total, pageCount }, actions, allStaff] = await Promise.all([
     listAuditTrailPage(await getDb(), scope, filter, page, PAGE_SIZE),
@@ -103,17 +84,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
           </Button>
         }
       />
-      {canVerify ? (
-        <form method="get" className="mb-4 flex flex-wrap items-center gap-3" aria-label="Verify the audit trail">
-          <input type="hidden" name="verify" value="1" />
-          <Button type="submit" variant="secondary">
-            <ShieldCheck aria-hidden className="size-5" />
-            Verify the trail
-          </Button>
-          <span className="text-ink-muted">Recomputes every event&apos;s hash: a changed or removed event is found.</span>
-        </form>
-      ) : null}
-      {chainReport ? <AuditChainStatus report={chainReport} /> : null}
+      {canVerify ? <VerifyTrail verify={verifyAuditTrailAction} /> : null}
       <form method="get" className="mb-6 flex flex-wrap items-end gap-4 rounded-card border border-line bg-surface p-4" aria-label="Filter the audit trail">
         <label className="flex min-w-64 flex-col gap-1.5">
           <span className="font-semibold">Staff member</span>

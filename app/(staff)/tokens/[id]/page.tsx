@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
+import { CrossSiteArrival } from "@/components/shell/cross-site-arrival";
 import { TokenDetails } from "@/components/tokens/token-details";
 import { LiveQueryProvider } from "@/components/token-live/live-query-provider";
 import { LiveTokenView } from "@/components/token-live/live-token-view";
@@ -8,6 +10,7 @@ import { recordAuditEvent } from "@/lib/audit";
 import { requirePermission } from "@/lib/auth/pages";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { hasPermission } from "@/lib/auth/permissions";
+import { isOwnSiteNavigation } from "@/lib/auth/request-origin";
 import { getDb } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { getTokenRequestView } from "@/lib/tokens";
@@ -30,6 +33,9 @@ export const dynamic = "force-dynamic";
 export default async function TokenPage({ params }: { params: Promise<{ id: string }> }) {
   const staff = await requirePermission("tokens.view");
   const { id } = await params;
+  // Opening a token is written down (watched from now; a supervisor's view audited): another
+  // site's link reads and writes nothing, only offers Veridesk's own link.
+  if (!isOwnSiteNavigation(await headers())) return <CrossSiteArrival title="Open this token?" href={`/tokens/${encodeURIComponent(id)}`} action="Open the token" />;
   const scope = branchScopeFor(staff);
   const db = await getDb();
   const notFoundIfMissing = (error: unknown): never => {

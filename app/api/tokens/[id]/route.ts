@@ -1,3 +1,4 @@
+import { isOwnSiteNavigation } from "@/lib/auth/request-origin";
 import { staffRoute } from "@/lib/auth/route";
 import { getDb } from "@/lib/db/client";
 import { liveViewSettings } from "@/lib/watcher/live-settings";
@@ -23,12 +24,14 @@ export const GET = staffRoute<Promise<{ id: string }>>(
     const now = new Date();
     const answer = await getLiveTokenIfChanged(await getDb(), { userId: staff.userId, scope }, id, liveViewSettings(), request.headers.get("if-none-match"), now);
     const headers = { "cache-control": "no-store", etag: answer.etag, "x-server-now": now.toISOString() };
+    // The token page's own polls count it as watched; another site's link (a GET) writes nothing.
+    const isWatched = isOwnSiteNavigation(request.headers);
     if (answer.status === 304) {
       // Still open (a final token's answer never changes by time alone; its page stops polling).
-      noteTokensViewed([id]);
+      if (isWatched) noteTokensViewed([id]);
       return new Response(null, { status: 304, headers });
     }
-    if (!answer.body.token.isFinal) noteTokensViewed([answer.body.token.id]);
+    if (isWatched && !answer.body.token.isFinal) noteTokensViewed([answer.body.token.id]);
     return Response.json(answer.body, { headers });
   },
 );

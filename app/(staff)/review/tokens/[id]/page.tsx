@@ -1,8 +1,10 @@
 import { ArrowLeft, Radio } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { LegalHoldCard } from "@/components/compliance/legal-hold-card";
+import { CrossSiteArrival } from "@/components/shell/cross-site-arrival";
 import { ReviewStateBadge } from "@/components/review/review-state-badge";
 import { RevealIdNumber } from "@/components/review/reveal-id-number";
 import { TokenAccessLog, TokenHistory } from "@/components/review/token-history";
@@ -13,6 +15,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
 import { hasPermission } from "@/lib/auth/permissions";
+import { isOwnSiteNavigation } from "@/lib/auth/request-origin";
 import { getDb } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { REVIEW_PERMISSION } from "@/lib/review/access";
@@ -28,6 +31,8 @@ export const dynamic = "force-dynamic";
 export default async function ReviewTokenPage({ params }: { params: Promise<{ id: string }> }) {
   const staff = await requirePermission(REVIEW_PERMISSION);
   const { id } = await params;
+  // Opening a token in review is recorded: another site's link reads and records nothing.
+  if (!isOwnSiteNavigation(await headers())) return <CrossSiteArrival title="Open this token?" href={`/review/tokens/${encodeURIComponent(id)}`} action="Open the token" />;
   const detail = await openReviewTokenDetail(await getDb(), { staff, scope: branchScopeFor(staff) }, id).catch((error: unknown) => {
     // Another branch's token is "not found" too: guessing ids tells nothing.
     if (isAppError(error) && error.code === "NOT_FOUND") notFound();
