@@ -58,13 +58,16 @@ test("remote token: a failed verification shows the service's error text and off
   await expect(slip).not.toContainText("photocopy");
   await page.goto(`/tokens/${id}`);
 
-  // New token for this customer: the same form, filled in from the server, nothing of theirs in the URL.
+  // New token for this customer: the same form, its details kept on the server and shown masked,
+  // nothing of theirs in the URL or the page.
   await page.getByTestId("new-token-for-customer").click();
   await page.waitForURL(`**/tokens/new/remote?from=${id}`);
   await expect(page.getByText("New token for the same customer")).toBeVisible();
   await expect(page.getByRole("radio", { name: "Ghana Card" })).toBeChecked();
-  await expect(page.getByLabel("Ghana Card number")).toHaveValue(customer.ghanaCardNumber);
-  await expect(page.getByLabel("Customer's mobile number")).toHaveValue(customer.phoneLocal);
+  await expect(page.getByLabel("Ghana Card number")).toContainText(`GHA-•••••${customer.ghanaCardNumber.slice(10, 13)}-${customer.ghanaCardNumber.slice(14)}`);
+  await expect(page.getByLabel("Customer's mobile number")).toContainText(`024 ••• ${customer.phoneLocal.slice(-4)}`);
+  const html = await page.content();
+  for (const secret of [...secretFormsOf(customer), customer.phoneLocal]) expect(html).not.toContain(secret);
   await page.screenshot({ path: "/tmp/live-remote-new-token-form.png", fullPage: true });
   expectNowhere(secretFormsOf(customer), { urls });
 });

@@ -71,6 +71,7 @@ export function LiveTokenList({ initial, initialFilter = "all" }: { initial: Tod
         clockOffsetMs={clockOffsetMs}
         emptyTitle={isFiltered ? "No token matches" : undefined}
         emptyAction={isFiltered ? "Clear the search or choose All." : undefined}
+        isShowingUnknownOnly={filter === "outcome_unknown"}
       />
       <ConnectionStatus updatedAt={query.dataUpdatedAt} isConnectionLost={Boolean(query.error)} isStopped={false} serviceProblem={null} />
     </div>

@@ -19,6 +19,8 @@ type TokenDashboardListProps = {
   /** Shown when the list is empty: what to do next. */
   emptyAction?: React.ReactNode;
   emptyTitle?: string;
+  /** The list already shows only the tokens of unknown outcome: the banner then needs no link to them. */
+  isShowingUnknownOnly?: boolean;
 };
 
 /**
@@ -26,7 +28,7 @@ type TokenDashboardListProps = {
  * same answer of one polling request; "outcome unknown" rows stand out, since issuing again may
  * send a second SMS. A whole row opens its token (the "Open" link is the keyboard's way in).
  */
-export function TokenDashboardList({ tokens, serverNow, clockOffsetMs, emptyAction, emptyTitle }: TokenDashboardListProps) {
+export function TokenDashboardList({ tokens, serverNow, clockOffsetMs, emptyAction, emptyTitle, isShowingUnknownOnly = false }: TokenDashboardListProps) {
   if (tokens.length === 0) {
     return <EmptyState title={emptyTitle ?? "No tokens yet today"}>{emptyAction ?? "Tokens you and your branch issue today appear here."}</EmptyState>;
   }
@@ -43,14 +45,16 @@ export function TokenDashboardList({ tokens, serverNow, clockOffsetMs, emptyActi
             verification reached them before issuing another token.
           </p>
           {/* Straight to what needs checking: the one token, or the list showing only those. */}
-          <Link
-            href={unknownCount === 1 ? `/tokens/${unknown[0]!.id}` : `/tokens?state=outcome_unknown`}
-            className="mt-2 inline-flex items-center gap-1 font-semibold underline underline-offset-2 pointer-coarse:min-h-11"
-            data-testid="unknown-outcome-link"
-          >
-            {unknownCount === 1 ? "Open that token" : `Show the ${unknownCount} tokens`}
-            <ChevronRight aria-hidden className="size-4" />
-          </Link>
+          {unknownCount > 1 && isShowingUnknownOnly ? null : (
+            <Link
+              href={unknownCount === 1 ? `/tokens/${unknown[0]!.id}` : `/tokens?state=outcome_unknown`}
+              className="mt-2 inline-flex items-center gap-1 font-semibold underline underline-offset-2 pointer-coarse:min-h-11"
+              data-testid="unknown-outcome-link"
+            >
+              {unknownCount === 1 ? "Open that token" : `Show the ${unknownCount} tokens`}
+              <ChevronRight aria-hidden className="size-4" />
+            </Link>
+          )}
         </Alert>
       ) : null}
       <TokenGroup title="Your tokens today" tokens={mine} serverNow={serverNow} clockOffsetMs={clockOffsetMs} emptyText="You have issued no token today." />
