@@ -72,7 +72,8 @@ test("the same customer's active token is shown, with a link, before another is 
   await choosePurpose(page, "Account opening");
   await attestAndSubmit(page, "Issue remote token");
   const warning = page.getByTestId("active-token-warning");
-  await expect(warning).toContainText("Fingerprint · Ghana Card · Issued");
+  await expect(page.getByRole("alert").filter({ has: warning })).toContainText("This customer already has a token without a result");
+  await expect(warning).toContainText(/A fingerprint Ghana Card token waiting for the customer \(issued \d\d:\d\d by Kwame Asante, 1[45] min left\)/);
   // Only the first token was issued (the watcher's status calls about it are not issuing calls).
   expect(await callsSince(mark, upstreamPaths.fingerprint)).toHaveLength(1);
   expect(await callsSince(mark, upstreamPaths.remote)).toHaveLength(0);

@@ -51,7 +51,7 @@ test("a slow issuing answer: the teller sees the seconds go by, and the token th
   await expect(page.getByTestId("state-badge")).toHaveText("Waiting for customer");
 });
 
-test("an issuing answer that never comes: the attempt says a link may have gone out, and the token from the customer's SMS is followed", async ({ page, browser }) => {
+test("an issuing answer that never comes: the attempt says a link may have gone out, and a supervisor enters the token from the customer's SMS", async ({ page, browser }) => {
   test.setTimeout(120_000);
   const tokensBefore = new Set((await listSandboxTokens()).map((record) => record.token));
   // A token this teller already follows, to show one token is never attached to two attempts.
@@ -65,46 +65,69 @@ test("an issuing answer that never comes: the attempt says a link may have gone 
   await expect(alert).toContainText("may still have created the token");
   await page.getByTestId("open-attempt").click();
   await page.waitForURL(/\/tokens\/[0-9a-f-]{36}$/);
+  const attemptUrl = page.url();
 
   await expect(page.getByTestId("state-badge")).toHaveText("Outcome unknown");
   await expect(page.getByTestId("outcome")).toContainText("may still have created it and sent the link");
   await expect(page.getByTestId("delivery")).toHaveAttribute("data-unconfirmed", "true");
   await expect(page.getByText("Link may have gone to")).toBeVisible();
   await expect(page.getByTestId("delivery")).toContainText("SMS to");
+  // Entering the token is a supervisor's act (ADR 0037): the teller is told whom to ask, no form.
+  await expect(page.getByTestId("ask-supervisor")).toContainText("Ask a supervisor to enter the token from the customer's SMS");
+  await expect(page.getByTestId("sms-token-form")).toHaveCount(0);
   await page.screenshot({ path: "/tmp/provider-attempt-unknown.png", fullPage: true });
 
-  // The provider did create a token and send its SMS: the customer reads it out.
+  // The provider did create a token and send its SMS: the customer shows it to the supervisor.
   const created = (await listSandboxTokens()).filter((record) => !tokensBefore.has(record.token) && record.token !== alreadyFollowed);
   expect(created).toHaveLength(1);
   const [sms] = await messagesFor(created[0]!.token);
   expect(sms?.channel).toBe("sms");
 
-  const tokenField = page.getByRole("textbox", { name: "Token from the customer's SMS" });
-  const submit = page.getByRole("button", { name: "Check and follow this token" });
+  const supervisorContext = await browser.newContext({ storageState: await signInByApi("supervisor.kumasi", demoAccount("supervisor.kumasi").password) });
+  const supervisor = await supervisorContext.newPage();
+  await supervisor.goto(attemptUrl);
+  await expect(supervisor.getByTestId("outcome")).toContainText("read its token on the customer's own phone");
+  await expect(supervisor.getByTestId("ask-supervisor")).toHaveCount(0);
+  const tokenField = supervisor.getByRole("textbox", { name: "Token from the customer's SMS" });
+  const submit = supervisor.getByRole("button", { name: "Check and follow this token" });
   await tokenField.fill("ZZZZ9999");
   await submit.click();
-  await expect(page.getByText("does not know this token")).toBeVisible();
+  await expect(supervisor.getByText("does not know this token")).toBeVisible();
+  await expect(supervisor.getByText("Tokens can mix the letter O")).toHaveCount(0);
+  // Read aloud, O and 0 sound alike: the service does not know this spelling, and Veridesk says
+  // which characters to check instead of trying others itself.
+  await tokenField.fill("zzo 9o9 9");
+  await expect(supervisor.getByTestId("typed-token")).toContainText("letter Z, letter Z, letter O, digit 9, letter O, digit 9, digit 9");
+  await submit.click();
+  await expect(supervisor.getByText("Tokens can mix the letter O and the digit 0, and I and 1: check those characters with the customer.")).toBeVisible();
   await tokenField.fill(alreadyFollowed);
   await submit.click();
-  await expect(page.getByText("already recorded for another verification")).toBeVisible();
-  await expect(page.getByTestId("state-badge")).toHaveText("Outcome unknown");
+  await expect(supervisor.getByText("already recorded for another verification")).toBeVisible();
+  await expect(supervisor.getByTestId("state-badge")).toHaveText("Outcome unknown");
 
   // Typed as read out: lower case, with spaces.
   const readOut = created[0]!.token.toLowerCase().replace(/(.{3})/g, "$1 ").trim();
   await tokenField.fill(readOut);
   await submit.click();
-  await expect(page.getByTestId("token-value")).toHaveText(created[0]!.token, { timeout: 10_000 });
+  await expect(supervisor.getByTestId("token-value")).toHaveText(created[0]!.token, { timeout: 10_000 });
+  await expect(supervisor.getByTestId("state-badge")).toHaveText("Waiting for customer", { timeout: LIVE_TIMEOUT });
+  await expect(supervisor.getByRole("timer")).toBeVisible();
+  await expect(supervisor.getByTestId("sms-token-form")).toHaveCount(0);
+  await expect(supervisor.getByTestId("token-timeline")).toContainText("Token from the customer's SMS entered");
+  await expect(supervisor.getByTestId("token-timeline")).toContainText("Entered by supervisor.kumasi");
+  await supervisor.screenshot({ path: "/tmp/provider-attempt-recovered.png", fullPage: true });
+
+  // The teller's page shows the token followed from now on.
+  await page.reload();
+  await expect(page.getByTestId("token-value")).toHaveText(created[0]!.token);
   await expect(page.getByTestId("state-badge")).toHaveText("Waiting for customer", { timeout: LIVE_TIMEOUT });
-  await expect(page.getByRole("timer")).toBeVisible();
-  await expect(page.getByTestId("sms-token-form")).toHaveCount(0);
-  await expect(page.getByTestId("token-timeline")).toContainText("Token from the customer's SMS entered");
-  await page.screenshot({ path: "/tmp/provider-attempt-recovered.png", fullPage: true });
 
   // Followed from now on: the customer finishes and the result shows.
   const customer = await startRemoteVerification(browser, created[0]!.token);
   await customer.finish("SUCCESSFUL");
   await expect(page.getByTestId("state-badge")).toHaveText("Successful", { timeout: LIVE_TIMEOUT });
   await expect(page.getByTestId("transaction-number")).toHaveText((await sandboxToken(created[0]!.token)).result!.transactionNumber);
+  await supervisorContext.close();
 
   // Every token the sandbox issued in this test is one the app follows: count both.
   const issuedBySandbox = (await listSandboxTokens()).filter((record) => !tokensBefore.has(record.token)).map((record) => record.token);

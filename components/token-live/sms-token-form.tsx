@@ -109,9 +109,10 @@ function TypedToken({ value }: { value: string }) {
       <p className="sr-only">{spellSmsToken(value)}</p>
       <p aria-hidden className="flex flex-wrap gap-x-4 gap-y-2">
         {groups.map((group, groupIndex) => (
-          <span key={groupIndex} className="flex gap-1">
+          <span key={groupIndex} className="flex gap-0.5">
             {group.map((cell, cellIndex) => (
-              <span key={cellIndex} className="flex min-w-6 flex-col items-center">
+              // As wide as its caption, so "digit" and "letter" under neighbours never run together.
+              <span key={cellIndex} className="flex w-9 flex-col items-center">
                 <span
                   className={`font-mono text-2xl leading-tight font-bold slashed-zero ${cell.isLookAlike ? "text-brand-700" : "text-ink"}`}
                   data-look-alike={cell.isLookAlike ? cell.kind : undefined}

@@ -3,7 +3,7 @@ import type { ReviewState } from "./filters";
 
 /** The next step for a token whose issuing answer never arrived (the recovery on its token page). */
 export const outcomeUnknownNextStep =
-  "The service may have issued a token and sent the SMS. Next step: ask the customer for the token in their SMS and enter it on the token page; Veridesk checks it with the service and follows it.";
+  "The service may have issued a token and sent the SMS. Next step, within 15 minutes of the attempt: ask the customer for the token in their SMS; a supervisor who did not issue it can enter it on the token page, where Veridesk checks it with the service and follows it.";
 
 /**
  * Why a token did not end in success, in the words supervisors read in the detail, the list and
