@@ -14,6 +14,9 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const isBuilding = process.env.NEXT_PHASE === "phase-production-build";
+  // First of all: from here on each request carries the address of its connection, for the
+  // per-address sign-in limits (lib/server/peer-address.ts; those that arrived before go without).
+  if (!isBuilding) (await import("./lib/server/peer-address")).installPeerAddress();
   const { env } = await import("./lib/env");
   try {
     env();

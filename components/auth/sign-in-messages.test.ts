@@ -12,6 +12,11 @@ describe("sign-in error messages", () => {
     expect(signInErrorMessage({ status: 429, code: "ACCOUNT_LOCKED", message })).toBe(message);
   });
 
+  it("passes the network pause through: not a minute, up to 15", () => {
+    const message = "Too many failed sign-ins from this network. Sign-in from here is paused for up to 15 minutes — ask your supervisor if you need help now.";
+    expect(signInErrorMessage({ status: 429, code: "ADDRESS_LIMITED", message })).toBe(message);
+  });
+
   it("tells rate limiting and disabled accounts apart", () => {
     expect(signInErrorMessage({ status: 429 })).toBe(signInMessages.rateLimited);
     expect(signInErrorMessage({ status: 403, code: "ACCOUNT_DISABLED" })).toBe(signInMessages.disabled);

@@ -15,6 +15,7 @@ export type SignInAnswer = { status: number; code?: string; message?: string };
 /** Chooses the sentence for a failed sign-in from the endpoint's status and error code. */
 export function signInErrorMessage(answer: SignInAnswer): string {
   if (answer.code === "ACCOUNT_LOCKED" && answer.message) return answer.message;
+  if (answer.code === "ADDRESS_LIMITED" && answer.message) return answer.message;
   if (answer.code === "ACCOUNT_DISABLED") return signInMessages.disabled;
   if (answer.code === "DEMO_ACCOUNT_REFUSED" && answer.message) return answer.message;
   if (answer.status === 429) return signInMessages.rateLimited;

@@ -7,6 +7,7 @@ export const auditActionLabels = {
   "auth.sign_out": "Signed out",
   "auth.sign_in_failed": "Failed sign-in",
   "auth.locked_out": "Locked out",
+  "auth.address_limited": "Sign-in paused for a network (too many usernames tried)",
   "auth.sign_in_failures_suppressed": "Failed sign-ins of unknown usernames over the budget (counted)",
   "auth.session_ended": "Session ended",
   "auth.password_changed": "Password changed",

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { isValidCidr, resolveClientIp, type TrustedProxySettings } from "./client-ip";
+import { addressBucketOf, isValidCidr, PEER_ADDRESS_HEADER, peerAddressProof, resolveClientIp, type TrustedProxySettings } from "./client-ip";
+
+// As lib/server/peer-address.ts does at boot: the process's proof of a stamped peer header.
+const proof = peerAddressProof(() => "proof-of-this-process")!;
+const fromPeer = (peer: string, extra: Record<string, string> = {}) => new Headers({ [PEER_ADDRESS_HEADER]: `${proof};${peer}`, ...extra });
 
 const forwarded = (value: string, header = "x-forwarded-for") => new Headers({ [header]: value });
 const plain: TrustedProxySettings = { CLIENT_IP_HEADER: "x-forwarded-for" };
@@ -8,6 +12,20 @@ describe("resolveClientIp", () => {
   it("ignores the header entirely without a trusted-proxy setting", () => {
     expect(resolveClientIp(forwarded("203.0.113.7"), plain)).toBeNull();
     expect(resolveClientIp(forwarded("203.0.113.7, 10.0.0.2"), plain)).toBeNull();
+  });
+
+  describe("served directly (no trusted proxy)", () => {
+    it("is the connection's own address, whatever X-Forwarded-For says", () => {
+      expect(resolveClientIp(fromPeer("198.51.100.23"), plain)).toBe("198.51.100.23");
+      expect(resolveClientIp(fromPeer("198.51.100.23", { "x-forwarded-for": "6.6.6.6" }), plain)).toBe("198.51.100.23");
+      expect(resolveClientIp(fromPeer("::ffff:198.51.100.23"), plain)).toBe("198.51.100.23");
+    });
+
+    it("takes no peer header the process did not stamp: a client's own is nobody's", () => {
+      expect(resolveClientIp(new Headers({ [PEER_ADDRESS_HEADER]: "6.6.6.6" }), plain)).toBeNull();
+      expect(resolveClientIp(new Headers({ [PEER_ADDRESS_HEADER]: `guessed;6.6.6.6` }), plain)).toBeNull();
+      expect(resolveClientIp(new Headers({ [PEER_ADDRESS_HEADER]: `${proof};not-an-address` }), plain)).toBeNull();
+    });
   });
 
   describe("with a hop count", () => {
@@ -53,6 +71,21 @@ describe("resolveClientIp", () => {
       expect(resolveClientIp(forwarded("10.0.0.1, 10.0.0.2"), balancers)).toBeNull();
       expect(resolveClientIp(forwarded("203.0.113.7, junk, 10.0.0.1"), balancers)).toBeNull();
     });
+
+    it("reads the forwarded address only from a balancer's connection; a request straight to the app is its own client", () => {
+      expect(resolveClientIp(fromPeer("10.1.2.3", { "x-forwarded-for": "203.0.113.7" }), balancers)).toBe("203.0.113.7");
+      expect(resolveClientIp(fromPeer("198.51.100.23", { "x-forwarded-for": "203.0.113.7, 10.1.2.3" }), balancers)).toBe("198.51.100.23");
+      expect(resolveClientIp(fromPeer("198.51.100.23"), balancers)).toBe("198.51.100.23");
+    });
+  });
+});
+
+describe("addressBucketOf", () => {
+  it("is an IPv4 address itself and an IPv6 address's /64", () => {
+    expect(addressBucketOf("203.0.113.7")).toBe("203.0.113.7");
+    expect(addressBucketOf("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(addressBucketOf("2001:db8:1:2:ffff:ffff:ffff:fffe")).toBe("2001:db8:1:2::/64");
+    expect(addressBucketOf("::1")).toBe("0:0:0:0::/64");
   });
 });
 

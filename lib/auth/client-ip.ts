@@ -1,13 +1,34 @@
 import { isIP } from "node:net";
 
 /**
- * The client's IP address, for the per-IP sign-in limit and the audit trail. Any client can send
- * `X-Forwarded-For`, so Veridesk reads it only as far as the operator says it can be trusted
- * (TRUSTED_PROXY_HOPS or TRUSTED_PROXY_CIDRS, see README "Production"); without that setting the
- * header is ignored and the address is unknown (`null`). Next does not hand route handlers the
- * peer address, so an app served directly has no per-IP limit: the per-username lock-out is what
- * stops guessing there, and an unknown address never shares a bucket with everyone else.
+ * The client's IP address, for the per-address sign-in limits and the audit trail (ADRs 0015,
+ * 0039). Served directly (no trusted-proxy setting), the client is the connection's own address,
+ * which lib/server/peer-address.ts writes onto each request (`x-veridesk-peer`, with this
+ * process's proof, so no client can write it). Behind a balancer, `X-Forwarded-For` is read only as
+ * far as the operator says it can be trusted (TRUSTED_PROXY_HOPS or TRUSTED_PROXY_CIDRS, see README
+ * "Production"); with CIDRs, only from a connection that is one of those balancers (a request
+ * straight to the app is its own client). Anything that does not resolve is unknown (`null`),
+ * which never shares a bucket with everyone else.
  */
+
+/** The header lib/server/peer-address.ts stamps: `<proof>;<socket address>`. */
+export const PEER_ADDRESS_HEADER = "x-veridesk-peer";
+
+const globalForPeer = globalThis as typeof globalThis & { verideskPeerAddressProof?: string };
+
+/** This process's proof of a stamped peer header, made once by `make` (the hook's installer). */
+export function peerAddressProof(make?: () => string): string | undefined {
+  if (make) globalForPeer.verideskPeerAddressProof ??= make();
+  return globalForPeer.verideskPeerAddressProof;
+}
+
+/** The connection's address, if this process stamped it (a client-sent header without the proof is nobody's). */
+export function peerAddressOf(headers: Headers): string | null {
+  const proof = peerAddressProof();
+  const value = headers.get(PEER_ADDRESS_HEADER);
+  if (!proof || !value || !value.startsWith(`${proof};`)) return null;
+  return normalizeIp(value.slice(proof.length + 1));
+}
 
 export type TrustedProxySettings = {
   /** The header the balancer writes (lower case); `x-forwarded-for` unless told otherwise. */
@@ -22,7 +43,12 @@ type Network = { bytes: Uint8Array; prefix: number };
 
 export function resolveClientIp(headers: Headers, settings: TrustedProxySettings): string | null {
   const { TRUSTED_PROXY_HOPS: hops, TRUSTED_PROXY_CIDRS: cidrs } = settings;
-  if (!hops && !cidrs?.length) return null;
+  const peer = peerAddressOf(headers);
+  // Served directly: the connection is the client, whatever a forwarding header says.
+  if (!hops && !cidrs?.length) return peer;
+  const networks = (cidrs ?? []).map(parseCidr).filter((network): network is Network => network !== null);
+  // A connection that is not one of the named balancers came straight to the app: it is the client.
+  if (cidrs?.length && peer && !networks.some((network) => inNetwork(ipBytes(peer)!, network))) return peer;
   const raw = headers.get(settings.CLIENT_IP_HEADER);
   if (!raw) return null;
   const chain = raw.split(",").map((entry) => entry.trim());
@@ -31,7 +57,6 @@ export function resolveClientIp(headers: Headers, settings: TrustedProxySettings
     if (chain.length < hops) return null;
     return normalizeIp(chain[chain.length - hops]!);
   }
-  const networks = cidrs!.map(parseCidr).filter((network): network is Network => network !== null);
   for (let index = chain.length - 1; index >= 0; index--) {
     const bytes = ipBytes(chain[index]!);
     if (!bytes) return null;
@@ -49,6 +74,18 @@ export function normalizeIp(value: string): string | null {
   if (family === 4) return value;
   if (family === 6) return value.toLowerCase();
   return null;
+}
+
+/**
+ * The bucket of an address for a per-address limit: an IPv4 address itself, an IPv6 address's /64
+ * (one subscriber's network: a single host may use any address in it, and would otherwise get a
+ * fresh bucket per guess).
+ */
+export function addressBucketOf(ip: string): string {
+  const bytes = ipBytes(ip);
+  if (!bytes || bytes.length === 4) return ip;
+  const groups = Array.from({ length: 4 }, (_, index) => ((bytes[index * 2]! << 8) | bytes[index * 2 + 1]!).toString(16));
+  return `${groups.join(":")}::/64`;
 }
 
 export function isValidCidr(value: string): boolean {

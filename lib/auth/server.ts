@@ -19,7 +19,8 @@ import { normalizeUsername, USERNAME_MAX, USERNAME_MIN } from "@/lib/staff/usern
 import { containsNul } from "@/lib/validation/query-values";
 import { COOKIE_PREFIX } from "./constants";
 import { LOCKED_MESSAGE } from "./lockout";
-import { resolveClientIp } from "./client-ip";
+import { ADDRESS_LIMITED_MESSAGE, AddressThrottle } from "./address-throttle";
+import { addressBucketOf, resolveClientIp } from "./client-ip";
 import { claimSignInAttempt, clearFailedSignIns, countFailedSignIn, hasAccount, isCountableUsername, releaseSignInAttempt } from "./lockout-store";
 import { AuditWriteBudget } from "./signed-out-writes";
 
@@ -57,6 +58,7 @@ const RESOLVED_IP_HEADER = "x-veridesk-client-ip";
 /** Error codes better-auth answers the sign-in form with, besides its own. */
 export const signInErrorCodes = {
   locked: "ACCOUNT_LOCKED",
+  addressLimited: "ADDRESS_LIMITED",
   disabled: "ACCOUNT_DISABLED",
   demoRefused: "DEMO_ACCOUNT_REFUSED",
   invalidCredentials: "INVALID_USERNAME_OR_PASSWORD",
@@ -140,6 +142,17 @@ function buildAuth(db: Database) {
         const typed = typedUsername(ctx.body);
         // Not a possible username: better-auth refuses it without checking any password.
         if (!isCountableUsername(typed)) return;
+        // Password spraying: one address may have only so many usernames checked (ADR 0039).
+        const address = resolvedIp(ctx.headers);
+        if (address) {
+          const addressClaim = addressThrottle().claim(addressBucketOf(address), typed, new Date());
+          if (!addressClaim.isAllowed) {
+            metrics().signInFailures.inc({ reason: "address_limited" });
+            logger.warn({ ip: address, username: typed, retryAt: addressClaim.retryAt }, "sign-in refused: too many usernames from one address");
+            await auditAddressLimited(db, address, addressClaim.retryAt);
+            throw new APIError("TOO_MANY_REQUESTS", { code: signInErrorCodes.addressLimited, message: ADDRESS_LIMITED_MESSAGE });
+          }
+        }
         // The guess is counted here, before its password is checked (lockout.ts).
         const claim = await claimSignInAttempt(typed);
         if (claim.isAllowed) return;
@@ -165,6 +178,7 @@ function buildAuth(db: Database) {
         const newSession = ctx.context.newSession;
         if (newSession) {
           await clearFailedSignIns(typed);
+          releaseAddressClaim(ip, typed);
           const profile = await profileOf(db, newSession.user.id);
           logger.info({ requestId, userId: newSession.user.id }, "signed in");
           await recordAuditEvent({
@@ -181,6 +195,7 @@ function buildAuth(db: Database) {
         const returned = ctx.context.returned;
         const code = betterAuthErrorCode(returned);
         // The before hook refused it already (and audited the refusal).
+        if (code === signInErrorCodes.addressLimited) return;
         if (code === signInErrorCodes.locked) {
           metrics().signInFailures.inc({ reason: "locked" });
           return;
@@ -189,6 +204,7 @@ function buildAuth(db: Database) {
           metrics().signInFailures.inc({ reason: code === signInErrorCodes.disabled ? "disabled" : "demo_account_in_production" });
           // The password was right: not a guess, so it gives its place in the count back.
           await releaseSignInAttempt(typed);
+          releaseAddressClaim(ip, typed);
           logger.info({ requestId, username: typed, code }, "sign-in refused");
           await recordAuditEvent({
             action: "auth.sign_in_failed",
@@ -317,6 +333,32 @@ function isFirstRefusalOfLock(username: string, lockedUntil: Date): boolean {
   return true;
 }
 
+/**
+ * Usernames claimed per address (address-throttle.ts), on globalThis like the database so a dev
+ * reload keeps the counts. An address that reaches the limit is audited once per window and
+ * instance, through its own budget: many addresses must not grow the trail without bound either.
+ */
+const globalForAddresses = globalThis as typeof globalThis & { verideskAddressThrottle?: AddressThrottle };
+const addressThrottle = () => (globalForAddresses.verideskAddressThrottle ??= new AddressThrottle());
+const auditedAddressLimits = new Map<string, number>();
+const addressLimitAudit = new AuditWriteBudget(20, 60_000);
+
+function releaseAddressClaim(ip: string | null, username: string): void {
+  if (ip) addressThrottle().release(addressBucketOf(ip), username);
+}
+
+async function auditAddressLimited(db: Database, ip: string, retryAt: Date): Promise<void> {
+  const bucket = addressBucketOf(ip);
+  if (auditedAddressLimits.get(bucket) === retryAt.getTime()) return;
+  if (auditedAddressLimits.size >= AUDITED_REFUSALS_MAX) auditedAddressLimits.clear();
+  auditedAddressLimits.set(bucket, retryAt.getTime());
+  if (!addressLimitAudit.take(new Date()).isAllowed) return;
+  await recordAuditEvent(
+    { action: "auth.address_limited", actor: null, actorLabel: bucket, details: { ip, retryAt: retryAt.toISOString() }, requestId: randomUUID() },
+    db,
+  );
+}
+
 function typedUsername(body: unknown): string {
   const raw = (body as { username?: unknown } | undefined)?.username;
   return typeof raw === "string" ? normalizeUsername(raw) : "";
@@ -357,7 +399,9 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
   const auth = await getAuth();
   const headers = new Headers(request.headers);
   headers.delete(RESOLVED_IP_HEADER);
-  const ip = resolveClientIp(request.headers, env());
+  const settings = env();
+  const ip = resolveClientIp(request.headers, settings);
+  warnOfUntrustedForwarding(request.headers, settings);
   if (ip) headers.set(RESOLVED_IP_HEADER, ip);
   const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
   if (body && new URL(request.url).pathname.endsWith(SIGN_IN_PATH) && !isAcceptableSignInBody(body)) {
@@ -369,6 +413,21 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
   const answerHeaders = new Headers(answer.headers);
   answerHeaders.set("cache-control", "no-store");
   return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: answerHeaders });
+}
+
+/**
+ * A forwarding header with no trusted-proxy setting: either a client writing it (ignored, rightly)
+ * or a balancer nobody told Veridesk about, behind which every client is the balancer's one address
+ * and shares its sign-in limits (ADR 0039). Said once per process, so the operator can tell which.
+ */
+let hasWarnedOfForwarding = false;
+function warnOfUntrustedForwarding(headers: Headers, settings: ReturnType<typeof env>): void {
+  if (hasWarnedOfForwarding || settings.TRUSTED_PROXY_HOPS || settings.TRUSTED_PROXY_CIDRS?.length || !headers.has(settings.CLIENT_IP_HEADER)) return;
+  hasWarnedOfForwarding = true;
+  logger.warn(
+    { header: settings.CLIENT_IP_HEADER },
+    "a sign-in came with a forwarding header but no TRUSTED_PROXY_HOPS or TRUSTED_PROXY_CIDRS is set: the header is ignored; behind a balancer, every client shares its address for the sign-in limits",
+  );
 }
 
 function isAcceptableSignInBody(body: ArrayBuffer): boolean {

@@ -63,7 +63,7 @@ function createMetrics() {
     }),
     signInFailures: new Counter({
       name: "veridesk_sign_in_failures_total",
-      help: "Refused sign-ins, by reason (wrong_password, locked, disabled, demo_account_in_production).",
+      help: "Refused sign-ins, by reason (wrong_password, locked, address_limited, disabled, demo_account_in_production).",
       labelNames: ["reason"] as const,
       registers: [registry],
     }),
