@@ -83,5 +83,7 @@ test("the teller is told to ask a supervisor; the supervisor's form tells O from
   await supervisor.getByRole("button", { name: "Check and follow this token" }).click();
   await expect(supervisor.getByTestId("token-value")).toHaveText(smsToken, { timeout: 10_000 });
   await expect(supervisor.getByTestId("token-timeline")).toContainText("Entered by supervisor.kumasi");
+  // The teller's page, left open, shows the token the supervisor entered without a reload.
+  await expect(page.getByTestId("token-value")).toHaveText(smsToken, { timeout: 25_000 });
   await supervisor.context().close();
 });

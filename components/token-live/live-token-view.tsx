@@ -26,6 +26,12 @@ const TokenQrCode = dynamic(() => import("./token-qr-code").then((module) => mod
 
 /** How often the page asks Veridesk (never the service) while the token is open. */
 export const TOKEN_PAGE_POLL_MS = 2_000;
+/**
+ * An attempt without an answer is final for the teller, but a supervisor may still give it the
+ * token from the customer's SMS: the issuer's page keeps asking, slowly (an unchanged answer is a
+ * 304), so it shows the token without a reload.
+ */
+export const AWAITING_SMS_TOKEN_POLL_MS = 10_000;
 
 export function liveTokenQueryKey(id: string) {
   return ["token", id] as const;
@@ -55,7 +61,9 @@ export function LiveTokenView({
     refetchInterval: (current) => {
       const error = current.state.error;
       if (error instanceof LiveFetchError && (error.isSessionEnded || error.isGone)) return false;
-      return current.state.data?.body.token.isFinal ? false : TOKEN_PAGE_POLL_MS;
+      const shown = current.state.data?.body.token;
+      if (shown?.awaitsSmsToken) return AWAITING_SMS_TOKEN_POLL_MS;
+      return shown?.isFinal ? false : TOKEN_PAGE_POLL_MS;
     },
   });
 
