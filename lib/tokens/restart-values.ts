@@ -139,16 +139,6 @@ async function recordRestartRead(
   );
 }
 
-/**
- * Whether a page was opened from Veridesk itself (one of its links, the address bar, a bookmark),
- * as request-origin.ts judges a request: a restart's read is audited, and another site's link
- * must not make a signed-in browser read customer details or write to the audit trail.
- */
-export function isOwnSiteNavigation(requestHeaders: { get(name: string): string | null }): boolean {
-  const fetchSite = requestHeaders.get("sec-fetch-site");
-  return fetchSite === null || fetchSite === "same-origin" || fetchSite === "none";
-}
-
 export type RestartFormStart<Prefill> = { status: "ready"; prefill: Prefill } | { status: "refused" };
 
 /**

@@ -6,10 +6,11 @@ import { RestartNotice } from "@/components/tokens/restart-notice";
 import { TokenKindTabs } from "@/components/tokens/token-kind-tabs";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/pages";
+import { isOwnSiteNavigation } from "@/lib/auth/request-origin";
 import { currentConsentWording } from "@/lib/compliance/consent";
 import { listPurposesFor } from "@/lib/compliance/purposes";
 import { env } from "@/lib/env";
-import { isOwnSiteNavigation, restartViewerOf, startRestartForm } from "@/lib/tokens/restart-values";
+import { restartViewerOf, startRestartForm } from "@/lib/tokens/restart-values";
 import { issueFingerprintTokenAction } from "./actions";
 
 export const metadata: Metadata = { title: "New fingerprint token" };
