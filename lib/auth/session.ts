@@ -10,6 +10,7 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { hasPermission, permissionsOf, type Permission } from "./permissions";
+import { isOwnSiteNavigation } from "./request-origin";
 import { verifiedSessionToken } from "./session-cookie";
 import { sessionStanding, shouldRecordActivity } from "./session-policy";
 import type { Staff } from "./types";
@@ -138,9 +139,13 @@ export async function resolveSession(requestHeaders: Headers, options: ResolveOp
   };
 }
 
-/** The signed-in staff member of this request, or null. Memoised per server render. */
+/**
+ * The signed-in staff member of this request, or null. Memoised per server render. Another site's
+ * link is no activity of the staff member: it neither writes nor keeps an idle session alive.
+ */
 export const getCurrentSession = cache(async (): Promise<SessionOutcome> => {
-  return resolveSession(await headers(), { countsAsActivity: true });
+  const requestHeaders = await headers();
+  return resolveSession(requestHeaders, { countsAsActivity: isOwnSiteNavigation(requestHeaders) });
 });
 
 export async function getCurrentStaff(): Promise<Staff | null> {
