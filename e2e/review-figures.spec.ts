@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { requestWith, signInByApi } from "./fixtures/auth";
 import { demoKnownCustomer } from "@/lib/review/demo-data";
+import { formatDay } from "@/lib/bank-time";
 import { reviewStateLabels } from "@/lib/review/filters";
 import { formatRate } from "@/lib/review/format";
 import { requireDemoData } from "@/lib/review/testing/e2e-helpers";
@@ -138,7 +139,7 @@ test("the end-of-day sheet counts the branch's day per teller, lists what needs 
   await expect(appHeader).toBeHidden();
   await page.emulateMedia({ media: "screen" });
   await page.goto("/admin/audit?action=review.reconciliation_printed");
-  await expect(page.locator('tr[data-action="review.reconciliation_printed"]').first()).toContainText(sheetDay);
+  await expect(page.locator('tr[data-action="review.reconciliation_printed"]').first()).toContainText(formatDay(sheetDay));
   await expect(page.locator('tr[data-action="review.reconciliation_printed"]', { hasText: /9999|2099/ })).toHaveCount(0);
 });
 

@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { requestWith, signInByApi } from "./fixtures/auth";
+import { formatDay } from "@/lib/bank-time";
 import { reconciliationStateColumns } from "@/lib/review/reconciliation-columns";
 import { requireDemoData } from "@/lib/review/testing/e2e-helpers";
 import { parseCsv } from "@/lib/review/testing/parse-csv";
@@ -161,7 +162,7 @@ test("the end-of-day sheet adds up across and down, and is signed off on screen,
 
   await page.goto("/admin/audit?action=review.reconciliation_signed_off");
   const audited = page.locator('tr[data-action="review.reconciliation_signed_off"]').first();
-  await expect(audited.getByTestId("audit-sentence")).toContainText(`Efua Boateng signed off the end-of-day sheet for ${sheetDay}`);
+  await expect(audited.getByTestId("audit-sentence")).toContainText(`Efua Boateng signed off the end-of-day sheet of Kumasi – Adum for ${formatDay(sheetDay)}`);
   await expect(audited).toContainText(note);
 });
 

@@ -3,6 +3,7 @@ import type { StaffRole } from "@/lib/auth/roles";
 import AxeBuilder from "@axe-core/playwright";
 import { pages } from "./access-matrix";
 import { liveFixtures } from "./live-fixtures";
+import { findLayoutDefects } from "./support/layout-checks";
 import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "./live-support";
 import { newCustomer } from "./support/customers";
 import { expect, test } from "./support/session";
@@ -14,6 +15,11 @@ import { expect, test } from "./support/session";
  * axe finds nothing serious or critical (at the desk and on the phone, in both schemes: the folded
  * menu is another page, and dark is another palette). A screenshot of each is kept with the run's
  * results, so a reviewer can look without a browser.
+ *
+ * Issue 21: and what a screenshot shows at once but a width check misses (e2e/support/layout-
+ * checks.ts), at each width: no table column cut off without a "scroll sideways" hint, no text
+ * written over other text, no token code broken over lines, no date in a second format. The
+ * review screens with 30 days of data get the same checks in e2e/review-screens.spec.ts.
  */
 type View = { width: number; colorScheme: "light" | "dark"; axe: boolean };
 const VIEWS: View[] = [
@@ -47,6 +53,7 @@ for (const [role, account] of Object.entries(ACCOUNT_OF_ROLE) as [StaffRole, Dem
       test.setTimeout(30_000 + screens.length * VIEWS.length * 5_000);
       const overflowing: string[] = [];
       const inaccessible: string[] = [];
+      const misdrawn: string[] = [];
       for (const { width, colorScheme, axe } of VIEWS) {
         await page.setViewportSize({ width, height: 900 });
         await page.emulateMedia({ colorScheme });
@@ -56,6 +63,8 @@ for (const [role, account] of Object.entries(ACCOUNT_OF_ROLE) as [StaffRole, Dem
           await expect(page.locator("main")).toBeVisible();
           const tooWideBy = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           if (tooWideBy > 0) overflowing.push(`${url} at ${width} px is ${tooWideBy} px too wide`);
+          // Layout is the same in both schemes: checked in the light one.
+          if (colorScheme === "light") for (const defect of await findLayoutDefects(page)) misdrawn.push(`${url} at ${width} px: ${defect}`);
           if (axe) {
             const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
             for (const violation of violations.filter((found) => found.impact === "serious" || found.impact === "critical")) {
@@ -84,6 +93,7 @@ for (const [role, account] of Object.entries(ACCOUNT_OF_ROLE) as [StaffRole, Dem
       }
       expect(overflowing, "pages wider than the window").toEqual([]);
       expect(inaccessible, "serious or critical axe findings").toEqual([]);
+      expect(misdrawn, "clipped columns, text over text, token codes over lines, dates in a second format").toEqual([]);
     });
   });
 }

@@ -15,7 +15,7 @@ import type { CustomerRecord, ErasureOnRequestReport } from "@/lib/compliance/cu
 import { customerRecordRequestSchema } from "@/lib/compliance/customer-record-schema";
 import { csvTextCell } from "@/lib/review/csv-cell";
 import { reviewIdTypeLabels, reviewIdTypes } from "@/lib/review/filters";
-import { formatShortDateTime } from "@/lib/review/format";
+import { formatDateTime, formatIsoDateTime } from "@/lib/bank-time";
 
 type RequestInput = z.input<typeof customerRecordRequestSchema>;
 type RequestOutput = z.output<typeof customerRecordRequestSchema>;
@@ -169,7 +169,7 @@ function RecordDocument({ record }: { record: CustomerRecord }) {
           Record of verifications held
         </h2>
         <p className="text-ink-muted">
-          {record.idTypeLabel} {record.maskedIdNumber} · produced {formatShortDateTime(record.producedAt)} by {record.producedBy}
+          {record.idTypeLabel} {record.maskedIdNumber} · produced {formatDateTime(record.producedAt)} by {record.producedBy}
         </p>
         <p className="text-sm text-ink-muted">
           Contact data is kept {record.retention.contactDays} days after a verification ends; identity data {record.retention.identityYears} years (Anti-Money Laundering Act 2020, Act 1044).
@@ -182,7 +182,7 @@ function RecordDocument({ record }: { record: CustomerRecord }) {
           {record.entries.map((entry) => (
             <li key={entry.tokenRequestId} className="break-inside-avoid rounded-control border border-line p-4" data-testid="record-entry">
               <p className="font-semibold">
-                {formatShortDateTime(entry.createdAt)} · {entry.branchName} · {entry.purpose}
+                {formatDateTime(entry.createdAt)} · {entry.branchName} · {entry.purpose}
               </p>
               <p className="text-sm">
                 {entry.kindLabel} · {entry.idTypeLabel} · outcome: {entry.outcome}
@@ -212,7 +212,8 @@ function download(record: CustomerRecord): void {
   for (const entry of record.entries) {
     lines.push(
       [
-        formatShortDateTime(entry.createdAt),
+        // A CSV keeps the ISO order: spreadsheets and scripts read it (the screen says "24 Nov 2026").
+        formatIsoDateTime(entry.createdAt),
         entry.branchName,
         entry.purpose,
         entry.kindLabel,

@@ -8,6 +8,7 @@ import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import type { ActionResult } from "@/lib/actions/result";
+import { formatDate } from "@/lib/bank-time";
 
 type HoldAction = (input: { tokenRequestId: string; reason: string }) => Promise<ActionResult<{ held: boolean }>>;
 
@@ -62,7 +63,7 @@ export function LegalHoldCard({
       </ul>
       {hold ? (
         <Alert tone="warning" title="Under a legal hold" className="mb-3">
-          Since {new Date(hold.since).toLocaleDateString("en-GB", { timeZone: "Africa/Accra" })}
+          Since {formatDate(hold.since)}
           {hold.byName ? `, placed by ${hold.byName}` : ""}
           {hold.byHeadOffice ? " (head office)" : ""}: {hold.reason}. Nothing of this token is erased until the hold is released.
           {hold.byHeadOffice && !canRelease ? " Only head office can release it." : ""}

@@ -2,7 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { FigureGroup } from "@/lib/review/figures";
-import { formatShortDay } from "@/lib/review/format";
+import { formatDay } from "@/lib/bank-time";
 import { figureSeries } from "./figure-series";
 
 /**
@@ -17,7 +17,7 @@ import { figureSeries } from "./figure-series";
 export function FiguresChart({ groups, grouping, describedBy, summary }: { groups: FigureGroup[]; grouping: "branch" | "teller" | "day"; describedBy: string; summary: string }) {
   const data = groups.map((group) => ({
     ...group,
-    name: grouping === "day" ? formatShortDay(group.key) : grouping === "teller" ? `${group.label}${group.sublabel ? ` · ${group.sublabel.split(" – ")[0]}` : ""}` : group.label.split(" – ")[0],
+    name: grouping === "day" ? formatDay(group.key) : grouping === "teller" ? `${group.label}${group.sublabel ? ` · ${group.sublabel.split(" – ")[0]}` : ""}` : group.label.split(" – ")[0],
   }));
   const isHorizontal = grouping !== "day";
   const height = isHorizontal ? Math.max(220, 44 + data.length * 30) : 300;

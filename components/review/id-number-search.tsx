@@ -12,7 +12,7 @@ import { Input, Select } from "@/components/ui/input";
 import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import type { ActionResult } from "@/lib/actions/result";
 import { reviewIdTypeLabels, reviewIdTypes } from "@/lib/review/filters";
-import { formatShortDateTime } from "@/lib/review/format";
+import { formatDateTime } from "@/lib/bank-time";
 import { idNumberSearchSchema } from "@/lib/review/id-search-schema";
 import type { ReviewTokenRow } from "@/lib/review/token-list";
 import { ReviewStateBadge } from "./review-state-badge";
@@ -132,8 +132,8 @@ export function IdNumberSearch({ search, detailBase }: IdNumberSearchProps) {
                 </TableCaption>
                 <TableHead>
                   <TableRow>
-                    <TableHeaderCell>Created</TableHeaderCell>
                     <TableHeaderCell>Token</TableHeaderCell>
+                    <TableHeaderCell>Created</TableHeaderCell>
                     <TableHeaderCell>Customer ID</TableHeaderCell>
                     <TableHeaderCell>State</TableHeaderCell>
                     <TableHeaderCell>Branch</TableHeaderCell>
@@ -143,12 +143,18 @@ export function IdNumberSearch({ search, detailBase }: IdNumberSearchProps) {
                 <TableBody>
                   {answer.rows.map((row) => (
                     <TableRow key={row.id} data-testid="id-search-row">
-                      <TableCell className="whitespace-nowrap">{formatShortDateTime(row.createdAt)}</TableCell>
-                      <TableCell>
-                        <Link href={`${detailBase}/${row.id}`} className="font-mono font-semibold text-brand-700 hover:underline">
-                          {row.token ?? "no token"}
+                      <TableCell className="whitespace-nowrap">
+                        <Link href={`${detailBase}/${row.id}`} className="font-semibold text-brand-700 hover:underline">
+                          {row.token ? (
+                            <span className="font-mono" data-token-code>
+                              {row.token}
+                            </span>
+                          ) : (
+                            "no token"
+                          )}
                         </Link>
                       </TableCell>
+                      <TableCell>{formatDateTime(row.createdAt)}</TableCell>
                       <TableCell className="font-mono">{row.maskedIdNumber}</TableCell>
                       <TableCell>
                         <ReviewStateBadge state={row.state} />

@@ -1,6 +1,7 @@
 import { Button } from "@/components/ui/button";
-import { Input, Select } from "@/components/ui/input";
+import { Select } from "@/components/ui/input";
 import type { ReviewOption } from "@/lib/review/options";
+import { DayField } from "./day-field";
 
 /** A plain GET form: the chosen range and grouping are the page's URL, so a view can be shared. */
 export function FiguresRangeForm({
@@ -22,11 +23,11 @@ export function FiguresRangeForm({
     <form method="get" aria-label="Choose the figures" className="no-print mb-6 flex flex-wrap items-end gap-4 rounded-card border border-line bg-surface p-4">
       <label className="flex flex-col gap-1 text-sm font-semibold">
         From
-        <Input type="date" name="from" defaultValue={from} className="w-44" />
+        <DayField name="from" defaultValue={from} className="w-44" />
       </label>
       <label className="flex flex-col gap-1 text-sm font-semibold">
         To
-        <Input type="date" name="to" defaultValue={to} className="w-44" />
+        <DayField name="to" defaultValue={to} className="w-44" />
       </label>
       <label className="flex flex-col gap-1 text-sm font-semibold">
         Per

@@ -2,7 +2,8 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { ReviewStateBadge } from "./review-state-badge";
 import { NumberCell, Table, TableBody, TableCaption, TableCell, TableFoot, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
-import { formatBankDateTime, formatCount, formatLongDay } from "@/lib/review/format";
+import { BANK_TIME_LABEL, formatDateTime, formatDay, formatTime } from "@/lib/bank-time";
+import { formatCount } from "@/lib/review/format";
 import type { ReconciliationSheet as Sheet } from "@/lib/review/reconciliation";
 import { reconciliationStateColumns } from "@/lib/review/reconciliation-columns";
 
@@ -20,7 +21,7 @@ export function ReconciliationSheet({ sheet, preparedBy, bankName, signOffForm }
         <p className="text-sm">{bankName} · Veridesk</p>
         <h1 className="text-2xl font-bold">End-of-day identity verification reconciliation</h1>
         <p className="text-lg">
-          {sheet.branch.name} ({sheet.branch.code}) · {formatLongDay(sheet.day)}
+          {sheet.branch.name} ({sheet.branch.code}) · {formatDay(sheet.day, { weekday: true })}
         </p>
       </header>
 
@@ -35,7 +36,7 @@ export function ReconciliationSheet({ sheet, preparedBy, bankName, signOffForm }
         ) : (
           <TableFrame className="print:overflow-visible print:rounded-none print:border-black">
             <Table>
-              <TableCaption className="sr-only">Tokens per teller on {formatLongDay(sheet.day)}</TableCaption>
+              <TableCaption className="sr-only">Tokens per teller on {formatDay(sheet.day, { weekday: true })}</TableCaption>
               <TableHead className="print:bg-white print:text-black">
                 <TableRow>
                   <TableHeaderCell>Teller</TableHeaderCell>
@@ -96,8 +97,8 @@ export function ReconciliationSheet({ sheet, preparedBy, bankName, signOffForm }
               <TableCaption className="sr-only">Tokens to follow up</TableCaption>
               <TableHead className="print:bg-white print:text-black">
                 <TableRow>
-                  <TableHeaderCell>Created</TableHeaderCell>
                   <TableHeaderCell>Token</TableHeaderCell>
+                  <TableHeaderCell>Created</TableHeaderCell>
                   <TableHeaderCell>Customer ID</TableHeaderCell>
                   <TableHeaderCell>Reference</TableHeaderCell>
                   <TableHeaderCell>Teller</TableHeaderCell>
@@ -108,12 +109,18 @@ export function ReconciliationSheet({ sheet, preparedBy, bankName, signOffForm }
               <TableBody>
                 {sheet.followUp.map((row) => (
                   <TableRow key={row.id} className="break-inside-avoid" data-testid="follow-up-row">
-                    <TableCell className="whitespace-nowrap tabular-nums">{formatBankDateTime(row.createdAt).slice(11)}</TableCell>
-                    <TableCell className="font-mono whitespace-nowrap">
+                    <TableCell className="whitespace-nowrap">
                       <Link href={`/review/tokens/${row.id}`} className="font-semibold text-brand-700 hover:underline print:font-normal print:text-black">
-                        {row.token ?? "no token"}
+                        {row.token ? (
+                          <span className="font-mono" data-token-code>
+                            {row.token}
+                          </span>
+                        ) : (
+                          "no token"
+                        )}
                       </Link>
                     </TableCell>
+                    <TableCell className="whitespace-nowrap tabular-nums">{formatTime(row.createdAt)}</TableCell>
                     <TableCell className="font-mono whitespace-nowrap">{row.maskedIdNumber}</TableCell>
                     <TableCell className="max-w-40 truncate print:max-w-none">{row.reference}</TableCell>
                     <TableCell>{row.tellerName}</TableCell>
@@ -135,7 +142,7 @@ export function ReconciliationSheet({ sheet, preparedBy, bankName, signOffForm }
           Sign-off
         </h2>
         <p className="mb-4">
-          I have checked the tokens of {sheet.branch.name} for {formatLongDay(sheet.day)}: {formatCount(sheet.total.requests)} requests —{" "}
+          I have checked the tokens of {sheet.branch.name} for {formatDay(sheet.day, { weekday: true })}: {formatCount(sheet.total.requests)} requests —{" "}
           {formatCount(sheet.total.successful)} successful, {formatCount(sheet.total.failed)} failed, {formatCount(sheet.total.expired)} expired,{" "}
           {formatCount(sheet.total.invalid)} invalid, {formatCount(sheet.total.open)} still open, {formatCount(sheet.total.outcomeUnknown)} of unknown outcome and{" "}
           {formatCount(sheet.total.notIssued)} not issued — and followed up each listed above.
@@ -143,7 +150,7 @@ export function ReconciliationSheet({ sheet, preparedBy, bankName, signOffForm }
         {sheet.signOff ? (
           <div className="mb-4 rounded-control border-l-4 border-success-600 bg-success-50 p-3 print:border-black print:bg-white" data-testid="sign-off-record">
             <p className="font-semibold">
-              Signed off on screen by {sheet.signOff.signedByName} on {formatBankDateTime(sheet.signOff.signedAt)} (Accra time).
+              Signed off on screen by {sheet.signOff.signedByName} on {formatDateTime(sheet.signOff.signedAt)} ({BANK_TIME_LABEL}).
             </p>
             {sheet.signOff.note ? <p className="text-sm">Note: “{sheet.signOff.note}”</p> : null}
             {sheet.signOff.requests !== null && sheet.signOff.requests !== sheet.total.requests ? (
@@ -159,7 +166,7 @@ export function ReconciliationSheet({ sheet, preparedBy, bankName, signOffForm }
           {[
             ["Branch supervisor (name)", sheet.signOff?.signedByName],
             ["Signature", undefined],
-            ["Date and time", sheet.signOff ? `${formatBankDateTime(sheet.signOff.signedAt)} (Accra time)` : undefined],
+            ["Date and time", sheet.signOff ? `${formatDateTime(sheet.signOff.signedAt)} (${BANK_TIME_LABEL})` : undefined],
           ].map(([label, value]) => (
             <div key={label}>
               <dd className="flex h-10 items-end border-b border-ink pb-1">{value ?? ""}</dd>
@@ -168,7 +175,7 @@ export function ReconciliationSheet({ sheet, preparedBy, bankName, signOffForm }
           ))}
         </dl>
         <p className="mt-4 text-sm text-ink-muted">
-          Prepared by {preparedBy} · generated {formatBankDateTime(sheet.generatedAt)} (Accra time) from Veridesk. ID numbers are masked.
+          Prepared by {preparedBy} · generated {formatDateTime(sheet.generatedAt)} ({BANK_TIME_LABEL}) from Veridesk. ID numbers are masked.
         </p>
       </section>
     </article>

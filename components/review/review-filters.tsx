@@ -6,6 +6,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useTransition, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/input";
+import { formatDay } from "@/lib/bank-time";
 import {
   parseListQuery,
   reviewIdTypeLabels,
@@ -17,6 +18,7 @@ import {
   toSearchParams,
   type ReviewListQuery,
 } from "@/lib/review/filters";
+import { DayField } from "./day-field";
 
 export type FilterOption = { id: string; label: string; group?: string };
 
@@ -44,9 +46,12 @@ export function ReviewFilters({ query, branches, tellers, purposes }: ReviewFilt
     const form = new FormData(event.currentTarget);
     const entered = new URLSearchParams();
     for (const [key, value] of form.entries()) if (typeof value === "string" && value.trim() !== "") entered.append(key, value.trim());
-    const { query: filters } = parseListQuery(entered);
+    const { query: filters, ignored } = parseListQuery(entered);
     // A new filter starts at page 1, in the order the supervisor chose.
     const params = toSearchParams({ ...filters, sort: query.sort, dir: query.dir, size: query.size, page: 1 });
+    // What could not be read (a half-typed day) goes along as typed, so the page says it was ignored
+    // instead of the filter vanishing without a word.
+    for (const key of ignored) if (key !== "state" && entered.has(key)) params.set(key, entered.get(key)!);
     startTransition(() => router.push(`${pathname}${params.size ? `?${params}` : ""}`));
   };
 
@@ -55,8 +60,8 @@ export function ReviewFilters({ query, branches, tellers, purposes }: ReviewFilt
   return (
     <details className="group rounded-card border border-line bg-surface">
       <summary className="flex cursor-pointer list-none items-center gap-2 px-4 py-2.5 font-semibold [&::-webkit-details-marker]:hidden">
-        <ChevronRight aria-hidden className="size-5 transition-transform group-open:rotate-90" />
-        <Filter aria-hidden className="size-5" />
+        <ChevronRight aria-hidden className="size-5 shrink-0 transition-transform group-open:rotate-90" />
+        <Filter aria-hidden className="size-5 shrink-0" />
         Filters
         {active.length > 0 ? (
           <span className="flex flex-wrap gap-1.5 font-normal" data-testid="active-filters">
@@ -88,10 +93,10 @@ export function ReviewFilters({ query, branches, tellers, purposes }: ReviewFilt
         </fieldset>
 
         <FilterField id="filter-from" label="From">
-          <Input id="filter-from" className="h-9 text-[0.95rem]" name="from" type="date" defaultValue={query.from ?? ""} />
+          <DayField id="filter-from" className="h-9 text-[0.95rem]" name="from" defaultValue={query.from} />
         </FilterField>
         <FilterField id="filter-to" label="To">
-          <Input id="filter-to" className="h-9 text-[0.95rem]" name="to" type="date" defaultValue={query.to ?? ""} />
+          <DayField id="filter-to" className="h-9 text-[0.95rem]" name="to" defaultValue={query.to} />
         </FilterField>
         <FilterField id="filter-kind" label="Kind">
           <Select id="filter-kind" className="h-9 text-[0.95rem]" name="kind" defaultValue={query.kind ?? ""}>
@@ -178,9 +183,9 @@ export function ReviewFilters({ query, branches, tellers, purposes }: ReviewFilt
 function describeActive(query: ReviewListQuery, tellers: FilterOption[], branches?: FilterOption[]): string[] {
   const words: string[] = [];
   if (query.state?.length) words.push(query.state.map((state) => reviewStateLabels[state]).join(" or "));
-  if (query.from && query.to) words.push(query.from === query.to ? `On ${query.from}` : `${query.from} to ${query.to}`);
-  else if (query.from) words.push(`From ${query.from}`);
-  else if (query.to) words.push(`Until ${query.to}`);
+  if (query.from && query.to) words.push(query.from === query.to ? `On ${formatDay(query.from)}` : `${formatDay(query.from)} to ${formatDay(query.to)}`);
+  else if (query.from) words.push(`From ${formatDay(query.from)}`);
+  else if (query.to) words.push(`Until ${formatDay(query.to)}`);
   if (query.kind) words.push(reviewKindLabels[query.kind]);
   if (query.idType) words.push(reviewIdTypeLabels[query.idType]);
   if (query.purpose) words.push(`Purpose: ${query.purpose}`);

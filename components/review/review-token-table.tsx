@@ -17,7 +17,8 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { reviewKindLabels, reviewSortKeys, toSearchParams, type ReviewListQuery, type ReviewSortKey } from "@/lib/review/filters";
-import { formatCount, formatDuration, formatListDateTime } from "@/lib/review/format";
+import { formatDate, formatTime } from "@/lib/bank-time";
+import { formatCount, formatDuration } from "@/lib/review/format";
 import type { ReviewTokenRow } from "@/lib/review/token-list";
 import { ReviewStateBadge } from "./review-state-badge";
 
@@ -55,29 +56,42 @@ export function ReviewTokenTable({ rows, query, total, isCountCapped, pageCount,
   const columns = useMemo(
     () =>
       column.columns([
-        column.accessor("createdAt", {
-          id: "createdAt",
-          header: "Created",
-          sortDescFirst: true,
-          cell: (info) => <span className="whitespace-nowrap tabular-nums">{formatListDateTime(info.getValue())}</span>,
-        }),
+        // The token first: it names the row, so it is the column that stays when the table scrolls sideways.
         column.accessor("token", {
           id: "token",
           header: "Token",
           enableSorting: false,
           cell: (info) => (
-            <Link href={`${detailBase}/${info.row.original.id}`} className="font-mono font-semibold text-brand-700 underline-offset-2 hover:underline pointer-coarse:inline-flex pointer-coarse:min-h-11 pointer-coarse:items-center">
-              {info.getValue() ?? <span className="font-sans font-normal text-ink-muted">no token</span>}
+            <Link href={`${detailBase}/${info.row.original.id}`} className="font-semibold whitespace-nowrap text-brand-700 underline-offset-2 hover:underline pointer-coarse:inline-flex pointer-coarse:min-h-11 pointer-coarse:items-center">
+              {info.getValue() ? (
+                <span className="font-mono" data-token-code>
+                  {info.getValue()}
+                </span>
+              ) : (
+                <span className="font-normal text-ink-muted">no token</span>
+              )}
               <span className="sr-only"> — open the token&apos;s history</span>
             </Link>
+          ),
+        }),
+        column.accessor("createdAt", {
+          id: "createdAt",
+          header: "Created",
+          sortDescFirst: true,
+          // The date and the time may sit on two lines (never split further): the table fits a desk monitor.
+          cell: (info) => (
+            <span className="tabular-nums">
+              <span className="whitespace-nowrap">{formatDate(info.getValue())},</span> <span className="whitespace-nowrap">{formatTime(info.getValue())}</span>
+            </span>
           ),
         }),
         column.accessor("maskedIdNumber", {
           id: "idType",
           header: "Customer ID",
           cell: (info) => (
-            <span className="flex flex-col leading-tight whitespace-nowrap">
-              <span className="font-mono">{info.getValue()}</span>
+            <span className="flex flex-col leading-tight">
+              {/* A masked number stays whole; the words that replace an erased one wrap. */}
+              <span className={info.row.original.isIdentityErased ? "min-w-40 text-sm" : "font-mono whitespace-nowrap"}>{info.getValue()}</span>
               <span className="text-xs text-ink-muted">
                 {info.row.original.idTypeLabel} · {reviewKindLabels[info.row.original.kind]}
               </span>
@@ -87,21 +101,23 @@ export function ReviewTokenTable({ rows, query, total, isCountCapped, pageCount,
         column.accessor("reference", {
           id: "reference",
           header: "Reference",
-          cell: (info) => <span className="block max-w-36 truncate" title={info.getValue()}>{info.getValue()}</span>,
+          cell: (info) => <span className="block max-w-32 truncate" title={info.getValue()}>{info.getValue()}</span>,
         }),
-        column.accessor("state", { id: "state", header: "State", cell: (info) => <ReviewStateBadge state={info.getValue()} /> }),
-        column.accessor("failureReason", {
-          id: "reason",
-          header: "Reason",
-          enableSorting: false,
+        // The reason sits under the state it explains: one column less to scroll to.
+        column.accessor("state", {
+          id: "state",
+          header: "State",
           cell: (info) => {
-            const reason = info.getValue();
-            return reason ? (
-              <span className="line-clamp-2 max-w-64 min-w-48 text-sm" title={reason} data-testid="failure-reason">
-                {reason}
+            const reason = info.row.original.failureReason;
+            return (
+              <span className="flex flex-col items-start gap-1">
+                <ReviewStateBadge state={info.getValue()} />
+                {reason ? (
+                  <span className="line-clamp-2 max-w-56 text-sm text-ink-muted" title={reason} data-testid="failure-reason">
+                    {reason}
+                  </span>
+                ) : null}
               </span>
-            ) : (
-              <span className="text-ink-muted">—</span>
             );
           },
         }),
@@ -109,7 +125,7 @@ export function ReviewTokenTable({ rows, query, total, isCountCapped, pageCount,
           id: "teller",
           header: showBranch ? "Teller · branch" : "Teller",
           cell: (info) => (
-            <span className="flex flex-col leading-tight whitespace-nowrap">
+            <span className="flex min-w-28 flex-col leading-tight">
               <span>{info.getValue()}</span>
               {showBranch ? <span className="text-xs text-ink-muted">{info.row.original.branchName}</span> : null}
             </span>
@@ -171,7 +187,8 @@ export function ReviewTokenTable({ rows, query, total, isCountCapped, pageCount,
                   return (
                     <TableHeaderCell
                       key={header.id}
-                      className="px-3"
+                      // Headers may wrap ("Time to / result"), so the table fits a desk monitor.
+                      className="px-3 align-bottom whitespace-normal"
                       aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : canSort ? "none" : undefined}
                     >
                       {canSort ? (
@@ -181,7 +198,7 @@ export function ReviewTokenTable({ rows, query, total, isCountCapped, pageCount,
                           className={cn("inline-flex items-center gap-1 rounded-control hover:text-ink", sorted && "text-ink")}
                         >
                           <table.FlexRender header={header} />
-                          <Icon aria-hidden className={cn("size-4", !sorted && "opacity-50")} />
+                          <Icon aria-hidden className={cn("size-4 shrink-0", !sorted && "opacity-50")} />
                           <span className="sr-only">{sorted ? `, sorted ${sorted === "asc" ? "ascending" : "descending"}` : ", sort"}</span>
                         </button>
                       ) : (

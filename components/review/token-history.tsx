@@ -1,6 +1,6 @@
 import { cn } from "@/components/ui/cn";
 import { describeTokenEvent, type HistoryContext, type Sentence } from "@/lib/review/sentences";
-import { formatBankDateTime } from "@/lib/review/format";
+import { formatDateTime } from "@/lib/bank-time";
 import type { ReviewAccessEvent, ReviewTokenEvent } from "@/lib/review/token-detail";
 
 type Tone = Sentence["tone"];
@@ -20,7 +20,7 @@ export function TokenHistory({ events, context }: { events: ReviewTokenEvent[]; 
             <div>
               <p className="font-medium">
                 <time dateTime={event.at} className="mr-2 font-mono text-sm text-ink-muted tabular-nums">
-                  {formatBankDateTime(event.at)}
+                  {formatDateTime(event.at, { seconds: true })}
                 </time>
                 {label}
               </p>
@@ -42,7 +42,7 @@ export function TokenAccessLog({ access }: { access: ReviewAccessEvent[] }) {
         <li key={`${event.at}-${index}`} className="py-2">
           <p>
             <time dateTime={event.at} className="mr-2 font-mono text-sm text-ink-muted tabular-nums">
-              {formatBankDateTime(event.at)}
+              {formatDateTime(event.at, { seconds: true })}
             </time>
             <span className="font-semibold">{event.who}</span> {event.label}
           </p>

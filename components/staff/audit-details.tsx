@@ -1,93 +1,35 @@
 import { ArrowRight } from "lucide-react";
-import { isStaffRole, roleLabels } from "@/lib/auth/roles";
+import { cn } from "@/components/ui/cn";
+import { describeAuditDetails, noAuditNames, type AuditNames } from "@/lib/review/audit-details";
 
-/** Field names of audit details, as the page shows them. */
-const fieldLabels: Record<string, string> = {
-  name: "Name",
-  role: "Role",
-  branch: "Branch",
-  code: "Code",
-  reason: "Reason",
-  count: "How many",
-  since: "Since",
-  perMinute: "Audited per minute",
-  ip: "IP address",
-  username: "Username",
-  lockedUntil: "Locked until",
-  endedSessions: "Sessions ended",
-  isDemo: "Demo account",
-  // The audit chain's check (ADR 0019) and the two-administrator grants (ADR 0020).
-  intact: "Chain intact",
-  eventCount: "Events checked",
-  headSeq: "Last event number",
-  headHash: "Head hash",
-  firstBrokenEventId: "First broken event",
-  kind: "Kind",
-  proposedBy: "Proposed by",
-  approvedBy: "Approved by",
-  approvalId: "Approval",
-  subjectUserId: "Account id",
-};
-
-const reasonLabels: Record<string, string> = {
-  invalid_credentials: "wrong username or password",
-  locked: "account locked",
-  disabled: "account disabled",
-  demo_account_in_production: "demo account refused in production",
-  idle: "no activity",
-  absolute: "time limit reached",
-  user: "signed out",
-  customer_data: "grants customer data",
-  administrator: "grants the administrator role",
-};
-
-function show(key: string, value: unknown): string {
-  if (value === null || value === undefined || value === "") return "—";
-  if (key === "role" && isStaffRole(value)) return roleLabels[value];
-  if (key === "reason" && typeof value === "string") return reasonLabels[value] ?? value;
-  if (typeof value === "boolean") return value ? "yes" : "no";
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** An event's details: before → after for changes (changed fields marked), then the rest. */
-export function AuditDetails({ details }: { details: Record<string, unknown> }) {
-  const before = isRecord(details.before) ? details.before : undefined;
-  const after = isRecord(details.after) ? details.after : undefined;
-  const changeKeys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
-  const rest = Object.entries(details).filter(([key]) => key !== "before" && key !== "after");
-
+/**
+ * An event's details in plain words (lib/review/audit-details.ts): before → after for a change,
+ * the changed fields marked, then the rest. Long values (a hash, a filter) wrap anywhere rather
+ * than widen the table.
+ */
+export function AuditDetails({ details, names = noAuditNames }: { details: Record<string, unknown>; names?: AuditNames }) {
+  const lines = describeAuditDetails(details, names);
+  if (lines.length === 0) return null;
   return (
-    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
-      {changeKeys.map((key) => {
-        const from = before?.[key];
-        const to = after?.[key];
-        const isChanged = before !== undefined && JSON.stringify(from) !== JSON.stringify(to);
-        return (
-          <div key={key} className="contents" data-change={key}>
-            <dt className="text-ink-muted">{fieldLabels[key] ?? key}</dt>
-            <dd className={isChanged ? "font-semibold text-ink" : "text-ink"}>
-              {before === undefined ? (
-                show(key, to)
-              ) : isChanged ? (
-                <span className="inline-flex flex-wrap items-center gap-1.5">
-                  <span className="text-ink-muted line-through decoration-1">{show(key, from)}</span>
-                  <ArrowRight aria-label="changed to" className="size-4 text-ink-subtle" />
-                  <span>{show(key, to)}</span>
-                </span>
-              ) : (
-                <span>{show(key, to)} <span className="text-ink-subtle">(unchanged)</span></span>
-              )}
-            </dd>
-          </div>
-        );
-      })}
-      {rest.map(([key, value]) => (
-        <div key={key} className="contents">
-          <dt className="text-ink-muted">{fieldLabels[key] ?? key}</dt>
-          <dd className="break-all text-ink">{show(key, value)}</dd>
+    <dl className="grid grid-cols-[minmax(0,auto)_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-sm" data-testid="audit-details">
+      {lines.map((line) => (
+        <div key={line.key} className="contents" data-detail={line.key} data-change={"value" in line ? undefined : line.key}>
+          <dt className="text-ink-muted">{line.label}</dt>
+          <dd className={cn("min-w-0 [overflow-wrap:anywhere] text-ink", line.isCode && "font-mono")}>
+            {"value" in line ? (
+              line.value
+            ) : line.isChanged ? (
+              <span className="inline-flex flex-wrap items-center gap-x-1.5 font-semibold">
+                <span className="font-normal text-ink-muted line-through decoration-1">{line.before}</span>
+                <ArrowRight aria-label="changed to" className="size-4 shrink-0 text-ink-subtle" />
+                <span>{line.after}</span>
+              </span>
+            ) : (
+              <span>
+                {line.after} <span className="text-ink-subtle">(unchanged)</span>
+              </span>
+            )}
+          </dd>
         </div>
       ))}
     </dl>

@@ -1,32 +1,19 @@
+import { formatDateTime as formatBankDateTime, formatTime as formatBankTime } from "@/lib/bank-time";
+
 /**
- * Times as the branch reads them. Shared by server and client components (no directive), so a
- * slip printed from the server and a page ticking in the browser print the same text.
+ * Times as the branch reads them, in the bank's one format (lib/bank-time.ts). Shared by server and
+ * client components (no directive), so a slip printed from the server and a page ticking in the
+ * browser print the same text.
  */
 
-/** Bank time of day, e.g. "09:42:13". Branches are in Ghana (GMT all year). */
-const timeFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Africa/Accra",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-});
-const dateTimeFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Africa/Accra",
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-
+/** Bank time of day with seconds, e.g. "09:42:13": a live token is a matter of minutes. */
 export function formatTime(iso: string): string {
-  return timeFormat.format(new Date(iso));
+  return formatBankTime(iso, { seconds: true });
 }
 
+/** "24 Nov 2026, 14:05". */
 export function formatDateTime(iso: string): string {
-  return dateTimeFormat.format(new Date(iso));
+  return formatBankDateTime(iso);
 }
 
 /** "MM:SS" of a duration, never negative; 15 minutes is "15:00". */

@@ -136,27 +136,38 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
         {formatTime(token.issuedAt ?? token.createdAt)}
       </td>
       <td className="px-4 py-3 max-lg:order-1">
-        <span className="font-mono text-lg font-bold tracking-wider break-all lg:break-normal lg:whitespace-nowrap">{token.token ?? "—"}</span>
+        {/* A token code is read aloud and typed: it never breaks over lines. */}
+        <span className="font-mono text-lg font-bold tracking-wider whitespace-nowrap" data-token-code={token.token ? "" : undefined}>
+          {token.token ?? "—"}
+        </span>
         <span className="block text-xs text-ink-muted">{token.kind === "fingerprint" ? "Fingerprint" : "Remote"}{token.isMine ? "" : ` · ${token.tellerName}`}</span>
       </td>
       <td className="px-4 py-3 max-lg:order-3">
-        <span className="block">{token.idTypeLabel} <span className="font-mono">{token.maskedIdNumber}</span></span>
+        <span className="block">{token.idTypeLabel} <span className="font-mono whitespace-nowrap">{token.maskedIdNumber}</span></span>
         <span className="block text-sm text-ink-muted">Ref. {token.reference}</span>
       </td>
-      <td className="px-4 py-3 max-lg:order-2 max-lg:text-right">
+      {/* On a card the state's note wraps under its badge rather than squeezing the customer beside it. */}
+      <td className="px-4 py-3 max-lg:order-2 max-lg:max-w-44 max-lg:justify-self-end max-lg:text-right">
         <StateBadge state={token.state} />
         {isUnknown ? (
-          <span className="mt-1 flex items-center gap-1 text-xs font-semibold text-warning-700">
-            <AlertTriangle aria-hidden className="size-3.5" /> Check before issuing again
+          <span className="mt-1 flex items-center gap-1 text-xs font-semibold text-warning-700 max-lg:justify-end">
+            <AlertTriangle aria-hidden className="size-3.5 shrink-0" /> Check before issuing again
           </span>
         ) : null}
         {token.serviceProblem ? <span className="mt-1 block text-xs text-warning-700">Service not answering</span> : null}
       </td>
-      <td className="px-4 py-3 max-lg:order-4 max-lg:text-right">
+      {/* On a card a failure's reason is a sentence: it takes the card's whole width instead of squeezing the token beside it. */}
+      <td className={cn("px-4 py-3 max-lg:order-4", token.result?.status === "FAILED" ? "max-lg:col-span-2" : "max-lg:text-right")}>
         {token.state === "waiting" && token.expiresAt ? (
           <Countdown expiresAt={token.expiresAt} serverNow={serverNow} offsetMs={clockOffsetMs} size="sm" />
         ) : token.result ? (
-          <span className="font-mono text-sm break-all">{token.result.status === "FAILED" ? token.result.error ?? "Failed" : token.result.transactionNumber}</span>
+          token.result.status === "FAILED" ? (
+            <span className="text-sm [overflow-wrap:anywhere]" data-testid="dashboard-failure-reason">
+              {token.result.error ?? "Failed"}
+            </span>
+          ) : (
+            <span className="font-mono text-sm break-all">{token.result.transactionNumber}</span>
+          )
         ) : (
           <span className="text-ink-subtle">—</span>
         )}

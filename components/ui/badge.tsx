@@ -14,9 +14,22 @@ const tones = {
 export type BadgeTone = keyof typeof tones;
 
 /** A short state or label: icon, word and colour together, so it never rests on colour alone. */
-export function Badge({ tone = "neutral", icon: Icon, children, className }: { tone?: BadgeTone; icon?: LucideIcon; children: ReactNode; className?: string }) {
+export function Badge({
+  tone = "neutral",
+  icon: Icon,
+  children,
+  className,
+  canWrap = false,
+}: {
+  tone?: BadgeTone;
+  icon?: LucideIcon;
+  children: ReactNode;
+  className?: string;
+  /** A long label (an audit event's) may take two lines rather than widen its column. */
+  canWrap?: boolean;
+}) {
   return (
-    <span className={cn("inline-flex items-center gap-1.5 rounded-full border px-2.5 py-0.5 text-sm font-semibold whitespace-nowrap", tones[tone], className)}>
+    <span className={cn("inline-flex items-center gap-1.5 rounded-full border px-2.5 py-0.5 text-sm font-semibold", canWrap ? "max-w-full" : "whitespace-nowrap", tones[tone], className)}>
       {Icon ? <Icon aria-hidden className="size-4 shrink-0" /> : null}
       {children}
     </span>

@@ -3,20 +3,10 @@ import { cn } from "./cn";
 
 /**
  * Table primitives: real <table> markup (screen readers announce rows, columns and headers), in a
- * card that scrolls sideways on narrow screens instead of squeezing the columns.
+ * frame that scrolls sideways on narrow screens instead of squeezing the columns, with its first
+ * column kept in place and a visible hint (table-frame.tsx).
  */
-export function TableFrame({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
-  // relative: an absolutely positioned descendant (a screen-reader-only label) stays inside the
-  // scrolling frame instead of widening the page. tabIndex: on a phone the frame scrolls
-  // sideways, and a keyboard user must be able to reach it to scroll it.
-  return (
-    <div
-      tabIndex={0}
-      className={cn("relative overflow-x-auto rounded-card border border-line bg-surface", className)}
-      {...props}
-    />
-  );
-}
+export { TableFrame } from "./table-frame";
 
 export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {
   return <table className={cn("w-full border-collapse text-left", className)} {...props} />;

@@ -4,13 +4,14 @@
  * all say it the same way.
  */
 
+import { formatDate } from "@/lib/bank-time";
+
 export const erasureBases = ["retention", "request"] as const;
 export type ErasureBasis = (typeof erasureBases)[number];
 
-const dayFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "Africa/Accra" });
-
+/** "3 Mar 2031": the bank's one date format (lib/bank-time.ts). */
 export function formatErasureDay(at: string | Date | number): string {
-  return dayFormat.format(at instanceof Date ? at : new Date(at));
+  return formatDate(at);
 }
 
 export function erasedText(at: string | Date | number, under: string | null): string {

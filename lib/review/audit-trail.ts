@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Staff } from "@/lib/auth/types";
@@ -8,8 +8,9 @@ import { auditActionLabel } from "@/lib/audit/actions";
 import type { Database } from "@/lib/db/client";
 import { auditEvents, authUsers, branches, tokenRequests } from "@/lib/db/schema";
 import { reviewAuditActions } from "./audit-actions";
+import { auditDetailReferences, type AuditNames } from "./audit-details";
 import { csvResponse, csvWebStream, type CsvColumn } from "./csv";
-import { formatBankDateTime } from "./format";
+import { formatIsoDateTime } from "@/lib/bank-time";
 import { describeAuditEvent } from "./sentences";
 import { bankDayOf, bankDayRange } from "./time";
 
@@ -32,7 +33,7 @@ export function auditConditions(scope: BranchScope, filter: AuditTrailFilter): S
   );
 }
 
-export type AuditTrailPage = { events: AuditExportRow[]; total: number; pageCount: number };
+export type AuditTrailPage = { events: AuditExportRow[]; total: number; pageCount: number; names: AuditNames };
 
 /** One page of the trail, newest first (the audit page), with the same filters as the export. */
 export async function listAuditTrailPage(db: Database, scope: BranchScope, filter: AuditTrailFilter, page: number, pageSize: number): Promise<AuditTrailPage> {
@@ -50,7 +51,44 @@ export async function listAuditTrailPage(db: Database, scope: BranchScope, filte
     .limit(pageSize)
     .offset((page - 1) * pageSize);
   const total = Number(counted?.total ?? 0);
-  return { events, total, pageCount: Math.max(1, Math.ceil(total / pageSize)) };
+  return { events, total, pageCount: Math.max(1, Math.ceil(total / pageSize)), names: await loadAuditNames(db, events) };
+}
+
+/**
+ * The names behind the ids and usernames a page's events hold in their details (an approval's
+ * account, a filter's branch and teller, a warning's tokens): three small queries per page, so
+ * the trail shows "Kwame Asante" where the event recorded a user id.
+ */
+export async function loadAuditNames(db: Database, events: readonly { details: Record<string, unknown> }[]): Promise<AuditNames> {
+  const ids = new Set<string>();
+  const usernames = new Set<string>();
+  for (const event of events) {
+    const found = auditDetailReferences(event.details);
+    found.ids.forEach((id) => ids.add(id));
+    found.usernames.forEach((username) => usernames.add(username));
+  }
+  const [staffRows, branchRows, tokenRows] = await Promise.all([
+    ids.size + usernames.size > 0
+      ? db
+          .select({ id: authUsers.id, name: authUsers.name, username: authUsers.username })
+          .from(authUsers)
+          .where(or(ids.size > 0 ? inArray(authUsers.id, [...ids]) : undefined, usernames.size > 0 ? inArray(authUsers.username, [...usernames]) : undefined))
+      : Promise.resolve([]),
+    // Every branch: a bank has tens, and staff events name them by code.
+    db.select({ id: branches.id, code: branches.code, name: branches.name }).from(branches),
+    ids.size > 0 ? db.select({ id: tokenRequests.id, token: tokenRequests.token }).from(tokenRequests).where(inArray(tokenRequests.id, [...ids])) : Promise.resolve([]),
+  ]);
+  const names: AuditNames = { staff: {}, staffByUsername: {}, branches: {}, branchesByCode: {}, tokens: {} };
+  for (const row of staffRows) {
+    names.staff[row.id] = { name: row.name, username: row.username ?? "" };
+    if (row.username) names.staffByUsername[row.username] = row.name;
+  }
+  for (const row of branchRows) {
+    names.branches[row.id] = row.name;
+    names.branchesByCode[row.code] = row.name;
+  }
+  for (const row of tokenRows) names.tokens[row.id] = row.token;
+  return names;
 }
 
 // Names, not usernames, in the trail's sentences: the actor's and a staff subject's account.
@@ -68,6 +106,7 @@ const auditRowColumns = {
   subjectType: auditEvents.subjectType,
   subjectId: auditEvents.subjectId,
   branchCode: branches.code,
+  branchName: branches.name,
   details: auditEvents.details,
   requestId: auditEvents.requestId,
 };
@@ -83,12 +122,13 @@ export type AuditExportRow = {
   subjectType: string | null;
   subjectId: string | null;
   branchCode: string | null;
+  branchName: string | null;
   details: Record<string, unknown>;
   requestId: string | null;
 };
 
 const auditColumns: CsvColumn<AuditExportRow>[] = [
-  { header: "When (Accra time)", value: (row) => formatBankDateTime(row.at) },
+  { header: "When (Accra time)", value: (row) => formatIsoDateTime(row.at) },
   { header: "Who", value: (row) => row.actorLabel },
   { header: "Staff name", value: (row) => row.actorName },
   { header: "Event", value: (row) => auditActionLabel(row.action) },

@@ -4,7 +4,7 @@ import { reviewIdTypeLabels, reviewKindLabels, reviewStateLabels } from "./filte
 import type { CsvColumn } from "./csv";
 import type { ExportTokenRow } from "./export-rows";
 import { failureReasonOf } from "./failure-reason";
-import { formatBankDateTime } from "./format";
+import { formatIsoDateTime } from "@/lib/bank-time";
 
 /**
  * The columns of the token export, read straight from the export query's rows (export-rows.ts).
@@ -13,7 +13,7 @@ import { formatBankDateTime } from "./format";
  * column of its own (head office, audited — ADR 0011).
  */
 export const maskedExportColumns: CsvColumn<ExportTokenRow>[] = [
-  { header: "Created (Accra time)", value: (row) => formatBankDateTime(row.createdAtMs) },
+  { header: "Created (Accra time)", value: (row) => formatIsoDateTime(row.createdAtMs) },
   { header: "Token", value: (row) => row.token },
   { header: "Kind", value: (row) => reviewKindLabels[row.kind] },
   { header: "ID type", value: (row) => reviewIdTypeLabels[row.idType] },
@@ -25,8 +25,8 @@ export const maskedExportColumns: CsvColumn<ExportTokenRow>[] = [
   { header: "State", value: (row) => reviewStateLabels[row.state] },
   { header: "Branch", value: (row) => row.branchName },
   { header: "Teller", value: (row) => row.tellerName },
-  { header: "Issued (Accra time)", value: (row) => formatBankDateTime(row.issuedAtMs) },
-  { header: "Finished (Accra time)", value: (row) => formatBankDateTime(row.finishedAtMs) },
+  { header: "Issued (Accra time)", value: (row) => formatIsoDateTime(row.issuedAtMs) },
+  { header: "Finished (Accra time)", value: (row) => formatIsoDateTime(row.finishedAtMs) },
   { header: "Seconds to result", value: (row) => (row.msToResult === null ? null : Math.round(row.msToResult / 1000)) },
   { header: "Transaction number", value: (row) => row.transactionNumber },
   { header: "Error code", value: (row) => row.errorCode },

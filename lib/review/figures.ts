@@ -4,7 +4,8 @@ import { branchScopeCondition, scopedBranchFilter, type BranchScope } from "@/li
 import type { Database } from "@/lib/db/client";
 import { authUsers, branches } from "@/lib/db/schema";
 import type { FigureGrouping, FiguresQuery } from "./filters";
-import { BANK_TIME_ZONE, bankDayRange } from "./time";
+import { BANK_TIME_ZONE, formatDay } from "@/lib/bank-time";
+import { bankDayRange } from "./time";
 import { reviewStateOf, tokenRequests } from "./token-columns";
 
 /**
@@ -198,8 +199,7 @@ export async function computeFigures(db: Database, scope: BranchScope, query: Fi
 
 async function labelsFor(db: Database, grouping: FigureGrouping, keys: string[]): Promise<(key: string) => { label: string; sublabel?: string }> {
   if (grouping === "day") {
-    const dayLabel = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", weekday: "short", day: "numeric", month: "short", year: "numeric" });
-    return (key) => ({ label: dayLabel.format(new Date(`${key}T00:00:00Z`)) });
+    return (key) => ({ label: formatDay(key, { weekday: true }) });
   }
   if (keys.length === 0) return (key) => ({ label: key });
   const branchRows = await db.select({ id: branches.id, name: branches.name }).from(branches);

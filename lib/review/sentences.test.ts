@@ -81,10 +81,30 @@ describe("audit sentences", () => {
     );
   });
 
-  it("says who signed the day off", () => {
+  it("says who signed the day off, for which branch and day, in the bank's date format", () => {
     const sentence = describeAuditEvent({ ...base, subjectType: "branch_day", subjectToken: null, action: "review.reconciliation_signed_off", details: { day: "2026-11-24", requests: 12, note: "Checked" } });
-    expect(sentence.text).toBe("Kofi Boateng signed off the end-of-day sheet for 2026-11-24");
+    expect(sentence.text).toBe("Kofi Boateng signed off the end-of-day sheet for 24 Nov 2026");
     expect(sentence.detail).toBe("12 requests · Note: “Checked”");
+    expect(describeAuditEvent({ ...base, branchName: "Kumasi – Adum", subjectType: "branch_day", subjectToken: null, action: "review.reconciliation_printed", details: { day: "2026-11-24" } }).text).toBe(
+      "Kofi Boateng printed the end-of-day sheet of Kumasi – Adum for 24 Nov 2026",
+    );
+  });
+
+  it("names what ran when no staff member did, and never repeats the token", () => {
+    const system = { ...base, actorName: null, subjectType: null, subjectId: null, subjectToken: null };
+    expect(describeAuditEvent({ ...system, actorLabel: "retention job", action: "retention.run", details: { trigger: "schedule" } }).text).toBe(
+      "The retention job erased what the retention policy no longer allows keeping",
+    );
+    expect(describeAuditEvent({ ...system, actorLabel: "db:seed", action: "staff.create", details: { name: "Ama Owusu" } }).text).toBe("The setup command (db:seed) created the account of Ama Owusu");
+    expect(describeAuditEvent({ ...base, actorName: null, actorLabel: "watcher", action: "token.finished", details: { to: "expired" } }).text).toBe("Token X7Q3BMSA expired unused after 15 minutes");
+  });
+
+  it("tells the two-administrator steps as sentences", () => {
+    const approval = { ...base, subjectType: "staff_approval", subjectToken: null };
+    expect(describeAuditEvent({ ...approval, action: "staff.approval_requested", details: { kind: "create", username: "k.mensah" } }).text).toBe(
+      "Kofi Boateng proposed a new account for k.mensah; it waits for a second administrator",
+    );
+    expect(describeAuditEvent({ ...approval, action: "staff.approval_approved", details: { username: "k.mensah" } }).text).toBe("Kofi Boateng approved the proposal for k.mensah");
   });
 });
 

@@ -1,5 +1,6 @@
 import { errorCatalog } from "@/lib/errors";
 import { auditActionLabel } from "@/lib/audit/actions";
+import { formatDay } from "@/lib/bank-time";
 import { outcomeUnknownNextStep } from "./failure-reason";
 import { reviewIdTypeLabels, reviewStateLabels, type ReviewState } from "./filters";
 
@@ -145,12 +146,14 @@ export type AuditSentenceRow = {
   subjectToken: string | null;
   /** The name of a staff subject. */
   subjectStaffName: string | null;
+  /** The name of the event's branch (the end-of-day sheet's). */
+  branchName?: string | null;
 };
 
 /** One audit event as a sentence, naming the staff member and the token. */
 export function describeAuditEvent(row: AuditSentenceRow): Sentence {
-  // Events of the background watcher have no staff member: Veridesk itself recorded them.
-  const who = row.actorName ?? (row.actorLabel === "watcher" ? "Veridesk" : row.actorLabel) ?? "Veridesk";
+  // Events of the background watcher and of commands have no staff member: named by what ran.
+  const who = row.actorName ?? systemActorWords(row.actorLabel);
   const d = row.details;
   const tokenRequestId = row.subjectType === "token_request" && row.subjectId ? row.subjectId : undefined;
   const token = tokenWord(row.subjectToken ?? (typeof d.token === "string" ? d.token : null));
@@ -183,16 +186,17 @@ export function describeAuditEvent(row: AuditSentenceRow): Sentence {
     case "token.finished":
     case "token.state_changed": {
       const change = describeStateChange(d, { tellerName: who, token: row.subjectToken, kind: "remote", namesByUsername: {} });
-      const lead = row.subjectToken ? `Token ${row.subjectToken}: ` : "";
+      // "Token X: the service reported …", unless the sentence names the token already ("Token X expired …").
+      const lead = row.subjectToken && !change.text.includes(row.subjectToken) ? `Token ${row.subjectToken}: ` : "";
       return { ...change, text: `${lead}${lead ? change.text.charAt(0).toLowerCase() + change.text.slice(1) : change.text}`, tokenRequestId };
     }
     case "branch.create":
       return { text: `${who} added the branch ${typeof d.name === "string" ? d.name : ""}${typeof d.code === "string" ? ` (${d.code})` : ""}`.trim(), tone: "neutral" };
     case "review.reconciliation_printed":
-      return { text: `${who} printed the end-of-day sheet for ${String(d.day ?? "")}`, tone: "neutral" };
+      return { text: `${who} printed the end-of-day sheet${sheetWords(row, d)}`, tone: "neutral" };
     case "review.reconciliation_signed_off":
       return {
-        text: `${who} signed off the end-of-day sheet for ${String(d.day ?? "")}`,
+        text: `${who} signed off the end-of-day sheet${sheetWords(row, d)}`,
         detail: [typeof d.requests === "number" ? `${d.requests} requests` : null, typeof d.note === "string" && d.note ? `Note: “${d.note}”` : null].filter(Boolean).join(" · ") || undefined,
         tone: "success",
       };
@@ -238,7 +242,62 @@ export function describeAuditEvent(row: AuditSentenceRow): Sentence {
       return { text: `${who} signed out`, tone: "neutral" };
     case "auth.sign_in_failed":
       return { text: `A sign-in as ${row.actorLabel ?? "an unknown user"} failed`, tone: "warning" };
+    case "staff.approval_requested":
+      return { text: `${who} proposed ${d.kind === "create" ? "a new account" : "a change of role or branch"} for ${quoted(d.username)}; it waits for a second administrator`, tone: "warning" };
+    case "staff.approval_approved":
+      return { text: `${who} approved the proposal for ${quoted(d.username)}`, tone: "neutral" };
+    case "staff.approval_rejected":
+      return { text: `${who} rejected the proposal for ${quoted(d.username)}`, tone: "neutral" };
+    case "staff.approval_cancelled":
+      return { text: `${who} withdrew their proposal for ${quoted(d.username)}`, tone: "neutral" };
+    case "branch.rename":
+      return { text: `${who} renamed a branch`, tone: "neutral" };
+    case "purpose.create":
+      return { text: `${who} added a purpose of verification`, tone: "neutral" };
+    case "purpose.update":
+      return { text: `${who} changed a purpose of verification`, tone: "neutral" };
+    case "consent.wording_publish":
+      return { text: `${who} published a new consent wording`, tone: "neutral" };
+    case "retention.run":
+      return { text: `${who} erased what the retention policy no longer allows keeping`, tone: "neutral" };
+    case "review.exported":
+      return { text: `${who} exported the token list, ID numbers masked`, tone: "neutral" };
+    case "review.exported_full_ids":
+      return { text: `${who} exported the token list with full ID numbers`, tone: "warning" };
+    case "audit.exported":
+      return { text: `${who} exported the audit trail`, tone: "neutral" };
+    case "audit.chain_verified":
+      return { text: `${who} checked that no event of the trail was changed or removed`, tone: d.intact === false ? "danger" : "neutral" };
+    case "review.id_number_searched":
+      return { text: `${who} searched the tokens by a customer's ID number`, tone: "neutral" };
     default:
       return { text: `${who}: ${auditActionLabel(row.action)}`, tone: "neutral", tokenRequestId };
   }
+}
+
+/** Who did it when no staff member did: the watcher, the retention job, a command. */
+const systemActors: Record<string, string> = {
+  watcher: "Veridesk",
+  "retention job": "The retention job",
+  "pii:rotate": "The key rotation command",
+  "db:seed": "The setup command (db:seed)",
+  "staff:create": "The staff:create command",
+};
+
+function systemActorWords(label: string | null): string {
+  if (label === null) return "Veridesk";
+  return systemActors[label] ?? label;
+}
+
+/** Who an audit event names as its actor: the staff member's name, or what ran ("The retention job"). */
+export function auditActorName(row: { actorName: string | null; actorLabel: string | null }): string {
+  return row.actorName ?? systemActorWords(row.actorLabel);
+}
+
+const quoted = (value: unknown) => (typeof value === "string" && value ? value : "an account");
+
+/** " of Kumasi – Adum for 24 Nov 2026": the sheet's branch and day, in the bank's date format. */
+function sheetWords(row: AuditSentenceRow, d: Record<string, unknown>): string {
+  const branch = row.branchName ? ` of ${row.branchName}` : "";
+  return typeof d.day === "string" ? `${branch} for ${formatDay(d.day)}` : branch;
 }

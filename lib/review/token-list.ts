@@ -25,6 +25,8 @@ export type ReviewTokenRow = {
   idType: keyof typeof reviewIdTypeLabels;
   idTypeLabel: string;
   maskedIdNumber: string;
+  /** The ID number was erased: `maskedIdNumber` then says when and why, in words. */
+  isIdentityErased: boolean;
   reference: string;
   state: ReviewState;
   branchId: string;
@@ -158,6 +160,7 @@ function toRow(raw: RawRow): ReviewTokenRow {
     idType: raw.idType,
     idTypeLabel: reviewIdTypeLabels[raw.idType],
     maskedIdNumber: displayIdNumber({ ...raw, identityErasedAt: toDate(raw.identityErasedAt) }, maskIdNumber),
+    isIdentityErased: raw.idNumberLast4 === null,
     reference: displayContact(raw.reference, { ...raw, contactErasedAt: toDate(raw.contactErasedAt) }) ?? "",
     state: raw.state,
     branchId: raw.branchId,

@@ -2,23 +2,8 @@ import type { ErrorCode } from "@/lib/errors";
 
 /** Words and times for token screens. Plain data: used by server and client components. */
 
-const timeFormat = new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Accra", hour: "2-digit", minute: "2-digit" });
-const dateTimeFormat = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Africa/Accra",
-  day: "numeric",
-  month: "short",
-  hour: "2-digit",
-  minute: "2-digit",
-});
-
-/** `14:05` in Ghana time (GMT), whatever the server's or browser's zone. */
-export function formatTime(iso: string): string {
-  return timeFormat.format(new Date(iso));
-}
-
-export function formatDateTime(iso: string): string {
-  return dateTimeFormat.format(new Date(iso));
-}
+/** `14:05` and `24 Nov 2026, 14:05` on the bank's clock, whatever the server's or browser's zone. */
+export { formatDateTime, formatTime } from "@/lib/bank-time";
 
 export const tokenKindLabels = { fingerprint: "Fingerprint", remote: "Remote" } as const;
 

@@ -1,15 +1,12 @@
 import { ChevronLeft, ChevronRight, Download } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AuditDetails } from "@/components/staff/audit-details";
-import { AuditSentence } from "@/components/review/audit-sentence";
-import { formatDateTime } from "@/components/staff/format";
-import { Badge } from "@/components/ui/badge";
+import { AuditEvents } from "@/components/staff/audit-events";
+import { DayField } from "@/components/review/day-field";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Input, Select } from "@/components/ui/input";
+import { Select } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
-import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { listAuditActions } from "@/lib/audit";
 import { auditActionLabel } from "@/lib/audit/actions";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
@@ -51,7 +48,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
   // (a POST): this GET writes nothing, so another site's link cannot make it write.
   const canVerify = scope.kind === "all";
 
-  const [{ events, total, pageCount }, actions, allStaff] = await Promise.all([
+  const [{ events, total, pageCount, names }, actions, allStaff] = await Promise.all([
     listAuditTrailPage(await getDb(), scope, filter, page, PAGE_SIZE),
     listAuditActions(scope),
     listStaff(),
@@ -110,11 +107,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
         </label>
         <label className="flex flex-col gap-1.5">
           <span className="font-semibold">From</span>
-          <Input type="date" name="from" defaultValue={from ?? ""} className="w-44" />
+          <DayField name="from" defaultValue={from} className="w-44" />
         </label>
         <label className="flex flex-col gap-1.5">
           <span className="font-semibold">To</span>
-          <Input type="date" name="to" defaultValue={to ?? ""} className="w-44" />
+          <DayField name="to" defaultValue={to} className="w-44" />
         </label>
         <Button type="submit" variant="secondary">
           Show
@@ -132,42 +129,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
         </EmptyState>
       ) : (
         <>
-          <TableFrame>
-          <Table>
-            <TableCaption className="sr-only">Audit events, newest first</TableCaption>
-              <TableHead>
-                <TableRow>
-                  <TableHeaderCell className="w-48">When</TableHeaderCell>
-                  <TableHeaderCell className="w-44">Who</TableHeaderCell>
-                  <TableHeaderCell className="w-56">What</TableHeaderCell>
-                  <TableHeaderCell>Details</TableHeaderCell>
-                  <TableHeaderCell className="w-20">Branch</TableHeaderCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {events.map((event) => (
-                  <TableRow key={event.id} data-action={event.action} className="align-top">
-                    <TableCell className="text-sm whitespace-nowrap tabular-nums">{formatDateTime(event.at)}</TableCell>
-                    <TableCell className="text-sm">
-                      <span className="block font-semibold text-ink">{event.actorName ?? event.actorLabel ?? "—"}</span>
-                      {event.actorName && event.actorLabel ? <span className="block font-mono text-xs break-all text-ink-muted">{event.actorLabel}</span> : null}
-                    </TableCell>
-                    <TableCell>
-                      <Badge tone={event.action.includes("failed") || event.action.includes("locked") ? "warning" : "neutral"}>
-                        {auditActionLabel(event.action)}
-                      </Badge>
-                    </TableCell>
-                    <TableCell>
-                      <AuditSentence row={event} canOpenTokens={canOpenTokens}>
-                        <AuditDetails details={event.details} />
-                      </AuditSentence>
-                    </TableCell>
-                    <TableCell className="font-mono text-sm">{event.branchCode ?? "—"}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableFrame>
+          <AuditEvents events={events} names={names} canOpenTokens={canOpenTokens} />
           <nav aria-label="Pages" className="mt-4 flex items-center justify-between">
             <p className="text-ink-muted">
               {total} event{total === 1 ? "" : "s"} · page {page} of {pageCount}

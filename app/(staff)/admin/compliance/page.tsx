@@ -10,7 +10,7 @@ import { AML_MINIMUM_YEARS } from "@/lib/compliance/retention-policy";
 import { getDb } from "@/lib/db/client";
 import { auditEvents } from "@/lib/db/schema";
 import { env } from "@/lib/env";
-import { formatShortDateTime } from "@/lib/review/format";
+import { formatDateTime } from "@/lib/bank-time";
 
 export const metadata: Metadata = { title: "Consent and retention" };
 export const dynamic = "force-dynamic";
@@ -60,7 +60,7 @@ export default async function CompliancePage() {
                       {version.version}
                       {version.version === current.version ? <span className="ml-2 text-sm font-normal text-ink-muted">in force</span> : null}
                     </TableCell>
-                    <TableCell>{formatShortDateTime(version.createdAt)}</TableCell>
+                    <TableCell>{formatDateTime(version.createdAt)}</TableCell>
                     <TableCell className="whitespace-pre-line">{version.text}</TableCell>
                   </TableRow>
                 ))}
@@ -87,7 +87,7 @@ export default async function CompliancePage() {
             <ul className="flex flex-col gap-1">
               {runs.map((run) => (
                 <li key={run.at.toISOString()}>
-                  {formatShortDateTime(run.at)}: contact data of {String(run.details.contactErased ?? 0)} token(s) and identity data of {String(run.details.identityErased ?? 0)} erased;{" "}
+                  {formatDateTime(run.at)}: contact data of {String(run.details.contactErased ?? 0)} token(s) and identity data of {String(run.details.identityErased ?? 0)} erased;{" "}
                   {String(run.details.heldSkipped ?? 0)} held.
                 </li>
               ))}

@@ -8,7 +8,7 @@ import { requirePermission } from "@/lib/auth/pages";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { OVERDUE_SECONDS, readOperationsOverview } from "@/lib/operations/overview";
-import { formatShortDateTime } from "@/lib/review/format";
+import { formatDateTime } from "@/lib/bank-time";
 import { currentHeartbeat, HEARTBEAT_SILENT_MS, listInstances } from "@/lib/server/heartbeat";
 import { checkReadiness } from "@/lib/server/readiness";
 
@@ -51,7 +51,7 @@ export default async function OperationsPage() {
 
   return (
     <>
-      <PageHeader title="Operations" description={`How the verification service and the token watcher are doing, read at ${formatShortDateTime(overview.at)}. Reload for fresh figures.`} />
+      <PageHeader title="Operations" description={`How the verification service and the token watcher are doing, read at ${formatDateTime(overview.at)}. Reload for fresh figures.`} />
       <div className="flex flex-col gap-6">
         <Card className="flex flex-col gap-4" data-testid="provider-budget">
           <div className="flex flex-wrap items-center gap-3">
@@ -63,9 +63,9 @@ export default async function OperationsPage() {
           </p>
           <Figures
             rows={[
-              ["Paused until", isPaused ? formatShortDateTime(budget.pausedUntil!) : "not paused"],
+              ["Paused until", isPaused ? formatDateTime(budget.pausedUntil!) : "not paused"],
               ["Why", isPaused ? (budget.pauseReason ?? "—") : "—"],
-              ["Polls deferred for want of budget since", budget.deferredSince ? formatShortDateTime(budget.deferredSince) : "none deferred"],
+              ["Polls deferred for want of budget since", budget.deferredSince ? formatDateTime(budget.deferredSince) : "none deferred"],
               ["Status calls in the current second", String(isCurrentWindow ? budget.callsInWindow : 0)],
             ]}
           />
@@ -111,7 +111,7 @@ export default async function OperationsPage() {
           <Figures
             rows={[
               ["Attempts", String(outcomeUnknown.last24h)],
-              ["Oldest", outcomeUnknown.oldestAt ? formatShortDateTime(outcomeUnknown.oldestAt) : "—"],
+              ["Oldest", outcomeUnknown.oldestAt ? formatDateTime(outcomeUnknown.oldestAt) : "—"],
             ]}
           />
         </Card>
@@ -148,7 +148,7 @@ export default async function OperationsPage() {
                       {instance.status === "running" ? <Badge tone="success">Running</Badge> : instance.status === "stopping" ? <Badge tone="info">Stopping</Badge> : <Badge tone="warning">Silent</Badge>}
                     </TableCell>
                     <TableCell>{seconds(Math.max(0, overview.at.getTime() - instance.lastSeenAt.getTime()))} ago</TableCell>
-                    <TableCell>{formatShortDateTime(instance.startedAt)}</TableCell>
+                    <TableCell>{formatDateTime(instance.startedAt)}</TableCell>
                     <TableCell>{instance.runsWatcher ? "runs it" : "off"}</TableCell>
                   </TableRow>
                 ))}

@@ -2,7 +2,7 @@ import { UserPlus } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AccountStatusBadge, DemoBadge, RoleBadge, TemporaryPasswordBadge } from "@/components/staff/badges";
-import { formatDateTime } from "@/components/staff/format";
+import { formatDateTime } from "@/lib/bank-time";
 import { PendingApprovals } from "@/components/staff/pending-approvals";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";

@@ -13,7 +13,8 @@ import { getDb } from "@/lib/db/client";
 import { REVIEW_PERMISSION } from "@/lib/review/access";
 import { computeFigures, type FigureGroup } from "@/lib/review/figures";
 import { parseFiguresQuery } from "@/lib/review/filters";
-import { formatLongDay, formatRate } from "@/lib/review/format";
+import { formatDayRange } from "@/lib/bank-time";
+import { formatRate } from "@/lib/review/format";
 import { listBranchOptions } from "@/lib/review/options";
 import { bankDayOf } from "@/lib/review/time";
 
@@ -40,7 +41,7 @@ export default async function FiguresPage({ searchParams }: { searchParams: Sear
   // A branch that does not exist (a stale or hand-made link) is "not found", not "no tokens".
   if (query.branch && branches && !branches.some((branch) => branch.id === query.branch)) notFound();
   const where = scope.kind === "all" ? (query.branch ? branches?.find((branch) => branch.id === query.branch)?.label ?? "one branch" : "all branches") : staff.branch.name;
-  const range = query.from === query.to ? formatLongDay(query.from) : `${formatLongDay(query.from)} to ${formatLongDay(query.to)}`;
+  const range = formatDayRange(query.from, query.to);
   const groups = query.sort === "successRate" ? sortBySuccessRate(report.groups) : report.groups;
   const best = [...report.groups].filter((group) => group.successRate !== null).sort((a, b) => (b.successRate ?? 0) - (a.successRate ?? 0))[0];
 

@@ -5,8 +5,9 @@ import { PrintSheetButton } from "@/components/review/print-sheet-button";
 import { SignOffForm } from "@/components/review/sign-off-form";
 import { ReconciliationSheet } from "@/components/review/reconciliation-sheet";
 import { ReviewTabs } from "@/components/review/review-tabs";
+import { DayField } from "@/components/review/day-field";
 import { Button } from "@/components/ui/button";
-import { Input, Select } from "@/components/ui/input";
+import { Select } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
@@ -15,7 +16,7 @@ import { env } from "@/lib/env";
 import { isAppError } from "@/lib/errors";
 import { REVIEW_PERMISSION } from "@/lib/review/access";
 import { parseReconciliationQuery } from "@/lib/review/filters";
-import { formatLongDay } from "@/lib/review/format";
+import { formatDay } from "@/lib/bank-time";
 import { listBranchOptions } from "@/lib/review/options";
 import { buildReconciliation } from "@/lib/review/reconciliation";
 import { bankDayOf } from "@/lib/review/time";
@@ -49,14 +50,14 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
       <div className="no-print">
         <PageHeader
           title="End of day"
-          description={`${sheet.branch.name} · ${formatLongDay(sheet.day)}`}
+          description={`${sheet.branch.name} · ${formatDay(sheet.day, { weekday: true })}`}
           action={<PrintSheetButton branchId={sheet.branch.id} day={sheet.day} recordPrinted={recordReconciliationPrintedAction} />}
         />
         <ReviewTabs current="/review/reconciliation" />
         <form method="get" aria-label="Choose the branch and day" className="mb-6 flex flex-wrap items-end gap-4 rounded-card border border-line bg-surface p-4">
           <label className="flex flex-col gap-1 text-sm font-semibold">
             Day
-            <Input type="date" name="day" defaultValue={sheet.day} max={today} className="w-44" />
+            <DayField name="day" defaultValue={sheet.day} className="w-44" />
           </label>
           {branches ? (
             <label className="flex flex-col gap-1 text-sm font-semibold">

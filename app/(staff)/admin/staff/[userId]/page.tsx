@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { AccountControls } from "@/components/staff/account-controls";
 import { AccountStatusBadge, DemoBadge, RoleBadge, TemporaryPasswordBadge } from "@/components/staff/badges";
 import { EditStaffForm } from "@/components/staff/edit-staff-form";
-import { formatDate, formatDateTime } from "@/components/staff/format";
+import { formatDate, formatDateTime } from "@/lib/bank-time";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/pages";

@@ -20,7 +20,8 @@ import { getDb } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { REVIEW_PERMISSION } from "@/lib/review/access";
 import { reviewKindLabels } from "@/lib/review/filters";
-import { formatBankDateTime, formatDuration } from "@/lib/review/format";
+import { formatDateTime } from "@/lib/bank-time";
+import { formatDuration } from "@/lib/review/format";
 import { openReviewTokenDetail } from "@/lib/review/token-detail";
 import { placeLegalHoldAction, releaseLegalHoldAction, revealIdNumberAction } from "./actions";
 
@@ -41,10 +42,10 @@ export default async function ReviewTokenPage({ params }: { params: Promise<{ id
   const { token } = detail;
   const facts: [string, React.ReactNode][] = [
     ["State", <ReviewStateBadge key="state" state={token.state} />],
-    ["Created", formatBankDateTime(token.createdAt)],
-    ["Issued", formatBankDateTime(token.issuedAt) || "—"],
-    ["Expires", formatBankDateTime(token.expiresAt) || "—"],
-    ["Finished", formatBankDateTime(token.finishedAt) || "—"],
+    ["Created", formatDateTime(token.createdAt)],
+    ["Issued", token.issuedAt ? formatDateTime(token.issuedAt) : "—"],
+    ["Expires", token.expiresAt ? formatDateTime(token.expiresAt) : "—"],
+    ["Finished", token.finishedAt ? formatDateTime(token.finishedAt) : "—"],
     ["Time to result", formatDuration(token.secondsToResult)],
     ["Transaction number", token.transactionNumber ?? "—"],
     ["Teller", token.tellerName],
@@ -69,7 +70,7 @@ export default async function ReviewTokenPage({ params }: { params: Promise<{ id
         title={token.token ? `Token ${token.token}` : "Attempt without a token"}
         description={`${reviewKindLabels[token.kind]} · ${token.idTypeLabel} · ${token.branchName}`}
         action={
-          <div className="flex gap-2">
+          <div className="flex flex-wrap gap-2">
             <Button asChild variant="ghost">
               <Link href="/review">
                 <ArrowLeft aria-hidden className="size-5" /> Back to the list
@@ -99,7 +100,8 @@ export default async function ReviewTokenPage({ params }: { params: Promise<{ id
           <p data-testid="failure-reason-panel">{token.failureReason}</p>
         </Alert>
       ) : null}
-      <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
+      {/* minmax(0, …): no card's content may widen the page on a phone (it scrolled sideways at 390 px). */}
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="flex flex-col gap-6">
           <Card aria-labelledby="customer-heading">
             <h2 id="customer-heading" className="mb-2 text-lg font-bold">
@@ -115,11 +117,12 @@ export default async function ReviewTokenPage({ params }: { params: Promise<{ id
             <h2 id="facts-heading" className="mb-3 text-lg font-bold">
               What happened
             </h2>
-            <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2">
+            {/* On a phone each fact sits under its name: side by side, the longest name and a state badge were wider than the screen. */}
+            <dl className="grid grid-cols-1 gap-x-6 gap-y-1 sm:grid-cols-[max-content_minmax(0,1fr)] sm:gap-y-2">
               {facts.map(([term, value]) => (
                 <div key={term} className="contents">
                   <dt className="text-ink-muted">{term}</dt>
-                  <dd className="font-medium">{value}</dd>
+                  <dd className="mb-2 min-w-0 font-medium [overflow-wrap:anywhere] sm:mb-0">{value}</dd>
                 </div>
               ))}
             </dl>
