@@ -13,6 +13,7 @@ import { hasPermission } from "@/lib/auth/permissions";
 import { roleLabels } from "@/lib/auth/roles";
 import { sessionTimeLeft } from "@/lib/auth/session-policy";
 import { env } from "@/lib/env";
+import { countWaitingApprovals } from "@/lib/staff/role-approvals";
 
 /**
  * The shell of every signed-in page: who is signed in (name, role, branch), the navigation their
@@ -25,6 +26,8 @@ export default async function StaffLayout({ children }: { children: ReactNode })
   const staff = await requireStaff();
   const whoDetail = `${roleLabels[staff.role]} · ${staff.branch.name}`;
   const issuesTokens = hasPermission(staff.role, "tokens.issue");
+  // A second administrator learns here that a grant waits for them (ADR 0020).
+  const approvalsToDecide = hasPermission(staff.role, "staff.manage") ? (await countWaitingApprovals(staff.userId)).toDecide : 0;
   return (
     <>
       <LiveQueryScope />
@@ -51,7 +54,11 @@ export default async function StaffLayout({ children }: { children: ReactNode })
               {issuesTokens ? <ChimeToggle userId={staff.userId} /> : null}
               <SignOutButton />
             </div>
-            <StaffNav items={navItemsFor(staff.role)} who={{ name: staff.name, detail: whoDetail }} />
+            <StaffNav
+              items={navItemsFor(staff.role)}
+              who={{ name: staff.name, detail: whoDetail }}
+              badges={{ "/admin/staff": { count: approvalsToDecide, label: approvalsToDecide === 1 ? "approval waits for you" : "approvals wait for you" } }}
+            />
           </div>
         </header>
         <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 sm:py-8">

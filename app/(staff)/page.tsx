@@ -2,6 +2,7 @@ import { BarChart3, Building2, ChevronRight, Fingerprint, ListChecks, ScrollText
 import type { Metadata } from "next";
 import Link from "next/link";
 import { homeActionsFor, type HomeActionIcon } from "@/components/staff/home-actions";
+import { WaitingApprovalsNotice } from "@/components/staff/waiting-approvals-notice";
 import { LiveDashboard } from "@/components/token-live/live-dashboard";
 import { LiveQueryProvider } from "@/components/token-live/live-query-provider";
 import { Alert } from "@/components/ui/alert";
@@ -12,6 +13,7 @@ import { requireStaff } from "@/lib/auth/pages";
 import { hasPermission, permissionLabels } from "@/lib/auth/permissions";
 import { roleLabels } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
+import { countWaitingApprovals } from "@/lib/staff/role-approvals";
 import { liveViewSettings } from "@/lib/watcher/live-settings";
 import { listTodayTokens } from "@/lib/watcher/live-token-view";
 
@@ -52,7 +54,12 @@ export default async function HomePage({ searchParams }: { searchParams: SearchP
       {hasPermission(staff.role, "tokens.issue") ? (
         <TellerDesk staffName={firstName} description={`${roleLabels[staff.role]} · ${staff.branch.name} (${staff.branch.code})`} staff={staff} />
       ) : (
-        <RoleHome title={`Welcome, ${firstName}`} description={`${roleLabels[staff.role]} · ${staff.branch.name} (${staff.branch.code})`} actions={actions} />
+        <RoleHome
+          title={`Welcome, ${firstName}`}
+          description={`${roleLabels[staff.role]} · ${staff.branch.name} (${staff.branch.code})`}
+          actions={actions}
+          notice={hasPermission(staff.role, "staff.manage") ? <WaitingApprovalsNotice {...await countWaitingApprovals(staff.userId)} /> : null}
+        />
       )}
       <section className="mt-10 text-ink-muted" aria-labelledby="role-rights">
         <h2 id="role-rights" className="text-sm font-semibold tracking-wide uppercase">
@@ -104,10 +111,11 @@ async function TellerDesk({ staffName, description, staff }: { staffName: string
   );
 }
 
-function RoleHome({ title, description, actions }: { title: string; description: string; actions: ReturnType<typeof homeActionsFor> }) {
+function RoleHome({ title, description, actions, notice }: { title: string; description: string; actions: ReturnType<typeof homeActionsFor>; notice?: React.ReactNode }) {
   return (
     <>
       <PageHeader title={title} description={description} />
+      {notice}
       <ul className="grid gap-4 md:grid-cols-2" aria-label="What you can do">
         {actions.map((action, index) => {
           const Icon = icons[action.icon];

@@ -20,18 +20,22 @@ const icons: Record<NavIcon, LucideIcon> = {
   operations: Activity,
 };
 
+/** A count beside a menu entry, and what it counts (read after the number by screen readers). */
+export type NavBadge = { count: number; label: string };
+
 /**
  * The main navigation. From 1024 px it is a row of its own under the header's top line (it wraps
  * rather than pushing the page sideways, however many entries a role has); below that it folds
  * behind a "Menu" button into a list with the signed-in person's name, so a tablet or phone at
  * the counter never scrolls sideways and every entry is a full-width target.
  */
-export function StaffNav({ items, who }: { items: NavItem[]; who: { name: string; detail: string } }) {
+export function StaffNav({ items, who, badges = {} }: { items: NavItem[]; who: { name: string; detail: string }; badges?: Partial<Record<string, NavBadge>> }) {
   const pathname = usePathname();
   const activeHref = activeNavHref(pathname, items);
   const [isOpen, setIsOpen] = useState(false);
   const navId = useId();
   const menuButton = useRef<HTMLButtonElement>(null);
+  const waiting = items.reduce((sum, item) => sum + (badges[item.href]?.count ?? 0), 0);
 
   // Escape folds an open menu wherever the focus is, and hands the focus back to its button.
   useEffect(() => {
@@ -58,6 +62,13 @@ export function StaffNav({ items, who }: { items: NavItem[]; who: { name: string
       >
         {isOpen ? <X aria-hidden className="size-5" /> : <Menu aria-hidden className="size-5" />}
         Menu
+        {/* Folded, the menu still says something in it waits (the entry itself shows what). */}
+        {waiting > 0 && !isOpen ? (
+          <span className="inline-flex min-w-6 items-center justify-center rounded-full bg-warning-700 px-1.5 text-sm leading-6 font-bold text-ink-inverse" data-testid="menu-badge">
+            {waiting}
+            <span className="sr-only"> waiting</span>
+          </span>
+        ) : null}
       </button>
       <nav
         id={navId}
@@ -71,6 +82,7 @@ export function StaffNav({ items, who }: { items: NavItem[]; who: { name: string
         {items.map((item) => {
           const Icon = icons[item.icon];
           const isActive = item.href === activeHref;
+          const badge = badges[item.href];
           return (
             <Link
               key={item.href}
@@ -84,6 +96,12 @@ export function StaffNav({ items, who }: { items: NavItem[]; who: { name: string
             >
               <Icon aria-hidden className="size-5" />
               {item.label}
+              {badge && badge.count > 0 ? (
+                <span className="inline-flex min-w-6 items-center justify-center rounded-full bg-warning-700 px-1.5 text-sm leading-6 font-bold text-ink-inverse" data-testid="nav-badge">
+                  {badge.count}
+                  <span className="sr-only"> {badge.label}</span>
+                </span>
+              ) : null}
             </Link>
           );
         })}

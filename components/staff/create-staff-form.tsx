@@ -5,7 +5,7 @@ import { UserPlus } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import { createStaff } from "@/app/(staff)/admin/staff/actions";
 import { Alert } from "@/components/ui/alert";
@@ -13,7 +13,9 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
+import { isStaffRole } from "@/lib/auth/roles";
 import { createStaffSchema } from "@/lib/staff/schemas";
+import { describeRoleApproval } from "./approval-words";
 import { StaffProfileFields, type BranchOption } from "./staff-form-fields";
 import { TemporaryPassword } from "./temporary-password";
 
@@ -29,12 +31,14 @@ export function CreateStaffForm({ branches }: { branches: BranchOption[] }) {
     handleSubmit,
     setError,
     reset,
+    control,
     formState: { errors, isSubmitting },
   } = useForm<Values, unknown, z.output<typeof createStaffSchema>>({
     resolver: zodResolver(createStaffSchema),
     defaultValues: { username: "", name: "", role: "" as Values["role"], branchId: "" },
   });
 
+  const role = useWatch({ control, name: "role" });
   const onSubmit = handleSubmit(async (values) => {
     setFormError(undefined);
     const result = await createStaff(values);
@@ -111,6 +115,10 @@ export function CreateStaffForm({ branches }: { branches: BranchOption[] }) {
           )}
         </Field>
         <StaffProfileFields register={register} errors={errors} branches={branches} />
+        {/* What the chosen role takes, before the button is pressed (ADR 0020). */}
+        <p className="text-sm font-semibold text-ink" aria-live="polite" data-testid="role-approval-hint">
+          {isStaffRole(role) ? describeRoleApproval(role) : null}
+        </p>
         <div className="mt-2 flex flex-wrap items-center gap-3">
           <Button type="submit" isBusy={isSubmitting}>
             {isSubmitting ? null : <UserPlus aria-hidden className="size-5" />}
@@ -121,8 +129,8 @@ export function CreateStaffForm({ branches }: { branches: BranchOption[] }) {
           </Button>
         </div>
         <p className="text-sm text-ink-muted">
-          A temporary password is generated and shown once after the account is created. A role that sees customer data, or the
-          administrator role, is created only when a second administrator approves it.
+          A temporary password is generated and shown once, to whoever creates the account: you, or the administrator who approves
+          it.
         </p>
       </fieldset>
     </form>

@@ -54,7 +54,8 @@ export function PendingApprovals({ approvals }: { approvals: PendingApprovalView
   };
 
   return (
-    <section aria-labelledby="pending-approvals-heading" className="mb-8 flex flex-col gap-4">
+    // The home page and the menu's badge link here (waiting-approvals-notice.tsx).
+    <section id="waiting-approvals" aria-labelledby="pending-approvals-heading" className="mb-8 flex scroll-mt-4 flex-col gap-4">
       <h2 id="pending-approvals-heading" className="text-xl font-semibold">
         Waiting for a second administrator
       </h2>

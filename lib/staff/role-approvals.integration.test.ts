@@ -143,3 +143,27 @@ describe("raising a role", () => {
     expect(profile?.role).toBe("admin");
   });
 });
+
+describe("the count of approvals waiting", () => {
+  it("counts for each administrator only what they may decide: not their own proposals, not about their own account", async () => {
+    const before = { a: await approvals.countWaitingApprovals(adminA.userId), b: await approvals.countWaitingApprovals(adminB.userId) };
+    const proposal = await approvals.proposeOrCreateStaff(adminA, { username: "waiting.teller", name: "Waiting Teller", role: "teller", branchId: kum });
+    if (proposal.status !== "pending") throw new Error("expected a proposal");
+    expect(await approvals.countWaitingApprovals(adminA.userId)).toEqual({ toDecide: before.a.toDecide, ownWaiting: before.a.ownWaiting + 1 });
+    expect(await approvals.countWaitingApprovals(adminB.userId)).toEqual({ toDecide: before.b.toDecide + 1, ownWaiting: before.b.ownWaiting });
+    // The pages prevent a proposal about an administrator's own account; the count follows the
+    // rule `claim` applies anyway: its subject is never asked to decide it.
+    const db = await getDb();
+    const [aboutB] = await db
+      .insert(staffRoleApprovals)
+      .values({ kind: "role_change", subjectUserId: adminB.userId, username: adminB.username, name: "Kofi Adjei", role: "admin", branchId: kum, fromRole: "admin", fromBranchId: acc, proposedByUserId: adminA.userId, proposedByUsername: adminA.username })
+      .returning({ id: staffRoleApprovals.id });
+    expect((await approvals.countWaitingApprovals(adminB.userId)).toDecide).toBe(before.b.toDecide + 1);
+    await expect(approvals.approveRoleApproval(adminB, aboutB!.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    // Decided: no longer waiting for anyone.
+    await approvals.rejectRoleApproval(adminB, proposal.approvalId);
+    await approvals.cancelRoleApproval(adminA, aboutB!.id);
+    expect(await approvals.countWaitingApprovals(adminB.userId)).toEqual(before.b);
+    expect(await approvals.countWaitingApprovals(adminA.userId)).toEqual(before.a);
+  });
+});

@@ -1,6 +1,6 @@
 import "server-only";
 import { hashPassword } from "better-auth/crypto";
-import { and, asc, eq, isNull, ne, or } from "drizzle-orm";
+import { and, asc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import { recordAuditEvent, type DbExecutor } from "@/lib/audit";
 import type { StaffRole } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db/client";
@@ -158,6 +158,24 @@ export async function listPendingApprovals(): Promise<PendingApproval[]> {
     proposedBy: { userId: approval.proposedByUserId, username: approval.proposedByUsername },
     proposedAt: approval.proposedAt,
   }));
+}
+
+/**
+ * How many proposals wait for this administrator's decision — pending, not their own, not about
+ * their own account: exactly those `claim` would let them approve — and how many of their own wait
+ * for someone else. The home page and the menu's badge show it, so a second administrator learns
+ * that an approval waits without opening the staff page.
+ */
+export async function countWaitingApprovals(adminUserId: string): Promise<{ toDecide: number; ownWaiting: number }> {
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      toDecide: sql<number>`count(*) filter (where ${staffRoleApprovals.proposedByUserId} <> ${adminUserId} and (${staffRoleApprovals.subjectUserId} is null or ${staffRoleApprovals.subjectUserId} <> ${adminUserId}))::int`,
+      ownWaiting: sql<number>`count(*) filter (where ${staffRoleApprovals.proposedByUserId} = ${adminUserId})::int`,
+    })
+    .from(staffRoleApprovals)
+    .where(eq(staffRoleApprovals.status, "pending"));
+  return { toDecide: Number(row?.toDecide ?? 0), ownWaiting: Number(row?.ownWaiting ?? 0) };
 }
 
 /**

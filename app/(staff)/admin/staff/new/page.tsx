@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { describeCreateApprovals } from "@/components/staff/approval-words";
 import { CreateStaffForm } from "@/components/staff/create-staff-form";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
@@ -18,7 +19,8 @@ export default async function NewStaffPage() {
           ← Staff accounts
         </Link>
       </p>
-      <PageHeader title="Add staff member" description="The account can sign in as soon as it is created." />
+      {/* The truth of separation of duties (ADR 0020): a grant of customer data or of the administrator role waits. */}
+      <PageHeader title="Add staff member" description={describeCreateApprovals()} />
       <Card className="max-w-2xl">
         <CreateStaffForm branches={branches.map(({ id, code, name }) => ({ id, code, name }))} />
       </Card>
