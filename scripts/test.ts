@@ -63,7 +63,7 @@ for (const phase of phases) {
     await Promise.all(phase.map((entry) => runChain(Array.isArray(entry) ? entry : [entry])));
   } catch (error) {
     console.error(`\n✖ ${(error as Error).message}`);
-    stopRunningStages();
+    await stopRunningStages();
     process.exit(1);
   }
 }
@@ -106,15 +106,25 @@ function runStage(stage: Stage): Promise<void> {
   });
 }
 
-function stopRunningStages(): void {
-  for (const child of running) {
-    if (child.pid === undefined) continue;
+/**
+ * Stops the stages still running, as Ctrl+C would: Playwright stops the servers it started only
+ * when it is interrupted (SIGINT) and given the time to; a stage that has not ended in 20 s is
+ * killed with its whole group.
+ */
+async function stopRunningStages(): Promise<void> {
+  const stages = [...running];
+  const signalGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
+    if (child.pid === undefined) return;
     try {
-      process.kill(-child.pid, "SIGTERM");
+      process.kill(-child.pid, signal);
     } catch {
       // Already gone.
     }
-  }
+  };
+  for (const child of stages) signalGroup(child, "SIGINT");
+  const allClosed = Promise.all(stages.map((child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("close", resolve)))));
+  await Promise.race([allClosed, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+  for (const child of running) signalGroup(child, "SIGKILL");
 }
 
 /**
