@@ -217,9 +217,10 @@ test.describe("branch scope", () => {
     await page.goto("/admin/audit");
     await expect(page.getByRole("heading", { name: "Audit trail" })).toBeVisible();
     await expect(page.getByText("Events of Kumasi – Adum")).toBeVisible();
-    const branchCells = page.locator("tbody tr td:last-child");
-    await expect(branchCells.first()).toBeVisible();
-    const codes = new Set((await branchCells.allTextContents()).map((text) => text.trim()));
+    // Each event's branch is shown under its time; the row carries its code.
+    const rows = page.locator("tbody tr[data-branch-code]");
+    await expect(rows.first()).toBeVisible();
+    const codes = new Set(await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute("data-branch-code"))));
     expect([...codes]).toEqual(["KUM"]);
 
     // The staff filter offers only Kumasi staff; asking for an Accra member's events shows none.

@@ -34,7 +34,7 @@ export function AuditEvents({ events, names, canOpenTokens }: AuditEventsProps) 
           </TableHead>
           <TableBody>
             {events.map((event) => (
-              <TableRow key={event.id} data-action={event.action} className="align-top">
+              <TableRow key={event.id} data-action={event.action} data-branch-code={event.branchCode ?? ""} className="align-top">
                 <TableCell className="text-sm tabular-nums">
                   <When event={event} />
                 </TableCell>
