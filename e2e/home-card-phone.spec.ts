@@ -25,13 +25,13 @@ test("a failed token's reason fits its card and the token code stays on one line
     await page.setViewportSize({ width, height: 900 });
     await page.goto("/");
     await expect(row.getByTestId("dashboard-failure-reason")).toHaveText(longReason);
+    expect(await findLayoutDefects(page), `the home page at ${width} px`).toEqual([]);
     // The reason lies inside its own row, below the token and beside nothing it could cover.
     const [rowBox, reasonBox, codeBox] = await Promise.all([row.boundingBox(), row.getByTestId("dashboard-failure-reason").boundingBox(), row.locator("[data-token-code]").boundingBox()]);
     expect(reasonBox!.x + reasonBox!.width, `reason inside its card at ${width} px`).toBeLessThanOrEqual(rowBox!.x + rowBox!.width + 1);
     expect(reasonBox!.y + reasonBox!.height).toBeLessThanOrEqual(rowBox!.y + rowBox!.height + 1);
     const lineHeight = await row.locator("[data-token-code]").evaluate((code) => parseFloat(getComputedStyle(code).lineHeight));
     expect(codeBox!.height, `${token} on one line at ${width} px`).toBeLessThanOrEqual(lineHeight * 1.2);
-    expect(await findLayoutDefects(page), `the home page at ${width} px`).toEqual([]);
     await row.screenshot({ path: testInfo.outputPath(`failed-card-${width}.png`) });
     await page.screenshot({ path: testInfo.outputPath(`home-${width}.png`), fullPage: true });
   }
