@@ -52,7 +52,8 @@ test("the teller is told to ask a supervisor; the supervisor's form tells O from
 
   for (const width of widths) {
     await page.setViewportSize({ width, height: 900 });
-    await expect(page.getByTestId("state-badge")).toHaveText("Outcome unknown");
+    // Scoped to the token: a result notice of another token may show a badge of its own meanwhile.
+    await expect(page.getByTestId("live-token").getByTestId("state-badge")).toHaveText("Outcome unknown");
     await expect(page.getByTestId("ask-supervisor")).toHaveText(
       "Ask a supervisor to enter the token from the customer's SMS, if one arrived. If nothing arrived, issue a new token.",
     );
@@ -84,6 +85,6 @@ test("the teller is told to ask a supervisor; the supervisor's form tells O from
   await expect(supervisor.getByTestId("token-value")).toHaveText(smsToken, { timeout: 10_000 });
   await expect(supervisor.getByTestId("token-timeline")).toContainText("Entered by supervisor.kumasi");
   // The teller's page, left open, shows the token the supervisor entered without a reload.
-  await expect(page.getByTestId("token-value")).toHaveText(smsToken, { timeout: 25_000 });
+  await expect(page.getByTestId("live-token").getByTestId("token-value")).toHaveText(smsToken, { timeout: 25_000 });
   await supervisor.context().close();
 });
