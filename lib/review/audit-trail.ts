@@ -11,6 +11,7 @@ import { reviewAuditActions } from "./audit-actions";
 import { auditDetailReferences, type AuditNames } from "./audit-details";
 import { csvResponse, csvWebStream, type CsvColumn } from "./csv";
 import { formatIsoDateTime } from "@/lib/bank-time";
+import { uuidSchema } from "@/lib/validation/query-values";
 import { describeAuditEvent } from "./sentences";
 import { bankDayOf, bankDayRange } from "./time";
 
@@ -67,6 +68,9 @@ export async function loadAuditNames(db: Database, events: readonly { details: R
     found.ids.forEach((id) => ids.add(id));
     found.usernames.forEach((username) => usernames.add(username));
   }
+  // A staff id need not be a uuid (demo tellers' are "demo-<username>"), and PostgreSQL refuses a
+  // token_requests.id that is not one: the whole query, and the page with it.
+  const tokenIds = [...ids].filter((id) => uuidSchema.safeParse(id).success);
   const [staffRows, branchRows, tokenRows] = await Promise.all([
     ids.size + usernames.size > 0
       ? db
@@ -76,7 +80,7 @@ export async function loadAuditNames(db: Database, events: readonly { details: R
       : Promise.resolve([]),
     // Every branch: a bank has tens, and staff events name them by code.
     db.select({ id: branches.id, code: branches.code, name: branches.name }).from(branches),
-    ids.size > 0 ? db.select({ id: tokenRequests.id, token: tokenRequests.token }).from(tokenRequests).where(inArray(tokenRequests.id, [...ids])) : Promise.resolve([]),
+    tokenIds.length > 0 ? db.select({ id: tokenRequests.id, token: tokenRequests.token }).from(tokenRequests).where(inArray(tokenRequests.id, tokenIds)) : Promise.resolve([]),
   ]);
   const names: AuditNames = { staff: {}, staffByUsername: {}, branches: {}, branchesByCode: {}, tokens: {} };
   for (const row of staffRows) {
