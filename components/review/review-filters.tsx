@@ -6,8 +6,8 @@ import { usePathname, useRouter } from "next/navigation";
 import { useTransition, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/input";
-import { formatDay } from "@/lib/bank-time";
 import {
+  describeDayFilter,
   parseListQuery,
   reviewIdTypeLabels,
   reviewIdTypes,
@@ -183,9 +183,8 @@ export function ReviewFilters({ query, branches, tellers, purposes }: ReviewFilt
 function describeActive(query: ReviewListQuery, tellers: FilterOption[], branches?: FilterOption[]): string[] {
   const words: string[] = [];
   if (query.state?.length) words.push(query.state.map((state) => reviewStateLabels[state]).join(" or "));
-  if (query.from && query.to) words.push(query.from === query.to ? `On ${formatDay(query.from)}` : `${formatDay(query.from)} to ${formatDay(query.to)}`);
-  else if (query.from) words.push(`From ${formatDay(query.from)}`);
-  else if (query.to) words.push(`Until ${formatDay(query.to)}`);
+  const days = describeDayFilter(query.from, query.to);
+  if (days) words.push(days);
   if (query.kind) words.push(reviewKindLabels[query.kind]);
   if (query.idType) words.push(reviewIdTypeLabels[query.idType]);
   if (query.purpose) words.push(`Purpose: ${query.purpose}`);

@@ -21,7 +21,9 @@ const icons: Record<NavIcon, LucideIcon> = {
 };
 
 /** A count beside a menu entry, and what it counts (read after the number by screen readers). */
-export type NavBadge = { count: number; label: string };
+type NavBadge = { count: number; label: string };
+
+const countBadgeClass = "inline-flex min-w-6 items-center justify-center rounded-full bg-warning-700 px-1.5 text-sm leading-6 font-bold text-ink-inverse";
 
 /**
  * The main navigation. From 1024 px it is a row of its own under the header's top line (it wraps
@@ -64,7 +66,7 @@ export function StaffNav({ items, who, badges = {} }: { items: NavItem[]; who: {
         Menu
         {/* Folded, the menu still says something in it waits (the entry itself shows what). */}
         {waiting > 0 && !isOpen ? (
-          <span className="inline-flex min-w-6 items-center justify-center rounded-full bg-warning-700 px-1.5 text-sm leading-6 font-bold text-ink-inverse" data-testid="menu-badge">
+          <span className={countBadgeClass} data-testid="menu-badge">
             {waiting}
             <span className="sr-only"> waiting</span>
           </span>
@@ -97,7 +99,7 @@ export function StaffNav({ items, who, badges = {} }: { items: NavItem[]; who: {
               <Icon aria-hidden className="size-5" />
               {item.label}
               {badge && badge.count > 0 ? (
-                <span className="inline-flex min-w-6 items-center justify-center rounded-full bg-warning-700 px-1.5 text-sm leading-6 font-bold text-ink-inverse" data-testid="nav-badge">
+                <span className={countBadgeClass} data-testid="nav-badge">
                   {badge.count}
                   <span className="sr-only"> {badge.label}</span>
                 </span>

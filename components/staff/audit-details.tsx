@@ -1,13 +1,13 @@
 import { ArrowRight } from "lucide-react";
 import { cn } from "@/components/ui/cn";
-import { describeAuditDetails, noAuditNames, type AuditNames } from "@/lib/review/audit-details";
+import { describeAuditDetails, type AuditNames } from "@/lib/review/audit-details";
 
 /**
  * An event's details in plain words (lib/review/audit-details.ts): before → after for a change,
  * the changed fields marked, then the rest. Long values (a hash, a filter) wrap anywhere rather
  * than widen the table.
  */
-export function AuditDetails({ details, names = noAuditNames }: { details: Record<string, unknown>; names?: AuditNames }) {
+export function AuditDetails({ details, names }: { details: Record<string, unknown>; names: AuditNames }) {
   const lines = describeAuditDetails(details, names);
   if (lines.length === 0) return null;
   return (

@@ -146,8 +146,8 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
         <span className="block">{token.idTypeLabel} <span className="font-mono whitespace-nowrap">{token.maskedIdNumber}</span></span>
         <span className="block text-sm text-ink-muted">Ref. {token.reference}</span>
       </td>
-      {/* On a card the state's note wraps under its badge rather than squeezing the customer beside it. */}
-      <td className="px-4 py-3 max-lg:order-2 max-lg:max-w-44 max-lg:justify-self-end max-lg:text-right">
+      {/* On a card the state sits at the right, as wide as its badge, with its note underneath. */}
+      <td className="px-4 py-3 max-lg:order-2 max-lg:justify-self-end max-lg:text-right">
         <StateBadge state={token.state} />
         {isUnknown ? (
           <span className="mt-1 flex items-center gap-1 text-xs font-semibold text-warning-700 max-lg:justify-end">

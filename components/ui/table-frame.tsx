@@ -13,15 +13,8 @@ type Overflow = "none" | "start" | "middle" | "end";
  * - a line above it says, in words, that more columns are to the side and which way, and the
  *   edge that hides columns fades. Nothing is ever cut off without the screen saying so
  *   (e2e/support/layout-checks.ts fails on a cell outside its frame without this hint).
- *
- * `stickyFirstColumn={false}` for a table whose first column is not what names a row.
  */
-export function TableFrame({
-  className,
-  children,
-  stickyFirstColumn = true,
-  ...props
-}: HTMLAttributes<HTMLDivElement> & { stickyFirstColumn?: boolean }) {
+export function TableFrame({ className, children, ...props }: HTMLAttributes<HTMLDivElement>) {
   const scroller = useRef<HTMLDivElement>(null);
   const [overflow, setOverflow] = useState<Overflow>("none");
   const hintId = useId();
@@ -82,7 +75,7 @@ export function TableFrame({
           // Each cell inherits its row's background, so a sticky cell covers what scrolls under it
           // (a body row is the surface, and takes its hover colour too).
           "[&_tbody>tr]:bg-surface [&_tr]:bg-inherit [&_:is(th,td)]:bg-inherit",
-          stickyFirstColumn && isScrollable && "[&_tr>:first-child]:sticky [&_tr>:first-child]:left-0 [&_tr>:first-child]:z-[1] [&_tr>:first-child]:shadow-[inset_-1px_0_0_var(--color-line)]",
+          isScrollable && "[&_tr>:first-child]:sticky [&_tr>:first-child]:left-0 [&_tr>:first-child]:z-[1] [&_tr>:first-child]:shadow-[inset_-1px_0_0_var(--color-line)]",
           // The side that hides columns fades, as a second sign beside the words.
           overflow === "start" || overflow === "middle" ? "[mask-image:linear-gradient(to_left,transparent,black_2rem)]" : undefined,
         )}

@@ -1,7 +1,7 @@
 import { auditActionLabel } from "@/lib/audit/actions";
 import { isStaffRole, roleLabels } from "@/lib/auth/roles";
 import { formatDateTime, formatDay } from "@/lib/bank-time";
-import { parseListQuery, reviewIdTypeLabels, reviewKindLabels, reviewStateLabels } from "./filters";
+import { describeDayFilter, parseListQuery, reviewIdTypeLabels, reviewKindLabels, reviewStateLabels } from "./filters";
 import { formatCount } from "./format";
 
 /**
@@ -24,8 +24,6 @@ export type AuditNames = {
   /** Token codes by token request id (null: never issued). */
   tokens: Record<string, string | null>;
 };
-
-export const noAuditNames: AuditNames = { staff: {}, staffByUsername: {}, branches: {}, branchesByCode: {}, tokens: {} };
 
 export type AuditDetailLine =
   | { key: string; label: string; value: string; isCode?: boolean }
@@ -169,7 +167,8 @@ function listFilterWords(text: string, names: AuditNames): string {
   const { query } = parseListQuery(new URLSearchParams(text));
   const words: string[] = [];
   if (query.state?.length) words.push(`State: ${query.state.map((state) => reviewStateLabels[state]).join(" or ")}`);
-  if (query.from || query.to) words.push(dayRangeWords(query.from, query.to));
+  const days = describeDayFilter(query.from, query.to);
+  if (days) words.push(days);
   if (query.kind) words.push(`Kind: ${reviewKindLabels[query.kind]}`);
   if (query.idType) words.push(`ID type: ${reviewIdTypeLabels[query.idType]}`);
   if (query.purpose) words.push(`Purpose: ${query.purpose}`);
@@ -185,15 +184,9 @@ function auditFilterWords(filter: Record<string, unknown>, names: AuditNames): s
   const words: string[] = [];
   if (typeof filter.staffUserId === "string") words.push(`Staff member: ${nameOfId(names, filter.staffUserId)}`);
   if (typeof filter.action === "string") words.push(`Event: ${auditActionLabel(filter.action)}`);
-  const from = typeof filter.from === "string" ? filter.from : undefined;
-  const to = typeof filter.to === "string" ? filter.to : undefined;
-  if (from || to) words.push(dayRangeWords(from, to));
+  const days = describeDayFilter(typeof filter.from === "string" ? filter.from : undefined, typeof filter.to === "string" ? filter.to : undefined);
+  if (days) words.push(days);
   return words.length > 0 ? words.join(" · ") : "none (the whole trail in reach)";
-}
-
-function dayRangeWords(from: string | undefined, to: string | undefined): string {
-  if (from && to) return from === to ? `On ${formatDay(from)}` : `From ${formatDay(from)} to ${formatDay(to)}`;
-  return from ? `From ${formatDay(from)}` : `Until ${formatDay(to ?? "")}`;
 }
 
 /** One value in words, by what its key says it is. */
@@ -229,7 +222,7 @@ function describeValue(key: string, value: unknown, names: AuditNames): string {
 }
 
 /** An event's details: before → after for a change (every field, the changed ones marked), then the rest. */
-export function describeAuditDetails(details: Record<string, unknown>, names: AuditNames = noAuditNames): AuditDetailLine[] {
+export function describeAuditDetails(details: Record<string, unknown>, names: AuditNames): AuditDetailLine[] {
   const before = isRecord(details.before) ? details.before : undefined;
   const after = isRecord(details.after) ? details.after : undefined;
   const lines: AuditDetailLine[] = [];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatDay } from "@/lib/bank-time";
 import { tokenStates } from "@/lib/tokens/state";
 import { isoDaySchema, maxPageNumber, queryTextSchema, uuidSchema } from "@/lib/validation/query-values";
 
@@ -53,6 +54,13 @@ export const defaultPageSize = 50;
 
 /** The longest range the figures and exports accept in one go. */
 export const maxRangeDays = 366;
+
+/** A filter's days in words (the list's summary, the audit trail): "On 24 Nov 2026", "From … to …", "From …", "Until …". */
+export function describeDayFilter(from: string | undefined, to: string | undefined): string | undefined {
+  if (from && to) return from === to ? `On ${formatDay(from)}` : `From ${formatDay(from)} to ${formatDay(to)}`;
+  if (from) return `From ${formatDay(from)}`;
+  return to ? `Until ${formatDay(to)}` : undefined;
+}
 
 // Real calendar days only: Date.parse reads "2026-02-31" as 3 March, PostgreSQL refuses it.
 const isoDate = isoDaySchema;

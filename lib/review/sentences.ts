@@ -153,7 +153,7 @@ export type AuditSentenceRow = {
 /** One audit event as a sentence, naming the staff member and the token. */
 export function describeAuditEvent(row: AuditSentenceRow): Sentence {
   // Events of the background watcher and of commands have no staff member: named by what ran.
-  const who = row.actorName ?? systemActorWords(row.actorLabel);
+  const who = auditActorName(row);
   const d = row.details;
   const tokenRequestId = row.subjectType === "token_request" && row.subjectId ? row.subjectId : undefined;
   const token = tokenWord(row.subjectToken ?? (typeof d.token === "string" ? d.token : null));
@@ -284,14 +284,9 @@ const systemActors: Record<string, string> = {
   "staff:create": "The staff:create command",
 };
 
-function systemActorWords(label: string | null): string {
-  if (label === null) return "Veridesk";
-  return systemActors[label] ?? label;
-}
-
 /** Who an audit event names as its actor: the staff member's name, or what ran ("The retention job"). */
 export function auditActorName(row: { actorName: string | null; actorLabel: string | null }): string {
-  return row.actorName ?? systemActorWords(row.actorLabel);
+  return row.actorName ?? (row.actorLabel === null ? "Veridesk" : (systemActors[row.actorLabel] ?? row.actorLabel));
 }
 
 const quoted = (value: unknown) => (typeof value === "string" && value ? value : "an account");
