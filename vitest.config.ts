@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // `server-only` throws outside React's server bundle; under Vitest every module is server code.
-const serverOnlyStub = fileURLToPath(new URL("./test-support/server-only-stub.ts", import.meta.url));
+const serverOnlyStub = fileURLToPath(new URL("./test/kit/server-only-stub.ts", import.meta.url));
 const repoRoot = fileURLToPath(new URL(".", import.meta.url));
 
 export default defineConfig({

@@ -28,7 +28,7 @@ import { sql } from "drizzle-orm";
 import { planDemoData, type DemoBranchPlan } from "@/lib/review/demo-data";
 import { writeDemoData } from "@/lib/review/demo-data-writer";
 import { bankDayOf } from "@/lib/review/time";
-import { createScratchPglite, createScratchPostgres, scratchPiiKeys, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
+import { createScratchPglite, createScratchPostgres, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { demoAccount } from "@/lib/staff/demo-accounts";
 
 const totalTokens = Number(process.env.BENCH_TOKENS ?? 200_000);

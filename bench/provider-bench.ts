@@ -22,12 +22,12 @@ import http from "node:http";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { createUpstreamClient, type UpstreamClient } from "@/lib/upstream";
-import { createScratchPglite } from "@/lib/review/testing/scratch-database";
-import type { Database } from "@/lib/db/client";
+import { createScratchPglite } from "@/test/kit/database";
+import type { Database } from "@/lib/db/types";
 import { createDrizzleWatcherStore } from "@/lib/watcher/drizzle-store";
-import { getLiveToken } from "@/lib/watcher/live-token-view";
+import { getLiveToken } from "@/lib/live/token-view";
 import { watcherSettingsFrom } from "@/lib/watcher/settings";
-import { seedIssuedTokens } from "@/lib/watcher/testing/seed-issued-tokens";
+import { seedIssuedTokens } from "@/test/kit/issued-tokens";
 import { recordViews } from "@/lib/watcher/viewers";
 import { createWatcher } from "@/lib/watcher/watcher";
 

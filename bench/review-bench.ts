@@ -15,7 +15,7 @@ import { Readable, Writable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { pipeline } from "node:stream/promises";
 import type { BranchScope } from "@/lib/auth/branch-scope";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { computeIdNumberIndex } from "@/lib/pii";
 import { maskedExportColumns } from "@/lib/review/csv-columns";
 import { csvPagedWebStream } from "@/lib/review/csv";
@@ -27,7 +27,7 @@ import { defaultListQuery, type ReviewListQuery } from "@/lib/review/filters";
 import { buildReconciliation } from "@/lib/review/reconciliation";
 import { bankDayOf } from "@/lib/review/time";
 import { listReviewTokens, listTokensByIdNumberIndex } from "@/lib/review/token-list";
-import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
+import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 
 const totalTokens = Number(process.env.BENCH_TOKENS ?? 200_000);
 const runs = Number(process.env.BENCH_RUNS ?? 30);

@@ -1,5 +1,5 @@
 import { hasPermission, rolesWith, type Permission } from "@/lib/auth/permissions";
-import { STAFF_ROLES, type StaffRole } from "@/lib/auth/roles";
+import { STAFF_ROLES, type StaffRole } from "@/lib/domain/staff-roles";
 
 /**
  * Every page, route handler and server action of Veridesk, with who may use it. The

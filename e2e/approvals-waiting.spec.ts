@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, SECOND_ADMIN, test, uniqueSuffix } from "./fixtures/auth";
+import { expect, SECOND_ADMIN, test, uniqueSuffix } from "@/e2e/support/auth";
 import { findLayoutDefects } from "./support/layout-checks";
 
 /**

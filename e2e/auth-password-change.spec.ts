@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { passwordMessages } from "@/lib/staff/password-rules";
+import { passwordMessages } from "@/lib/auth/password-rules";
 import {
   approveOnStaffPage,
   createTestAccount,
@@ -11,8 +11,8 @@ import {
   signInWithForm,
   test,
   uniqueSuffix,
-} from "./fixtures/auth";
-import { callServerAction } from "./fixtures/server-actions";
+} from "@/e2e/support/auth";
+import { callServerAction } from "@/e2e/support/action-calls";
 
 /**
  * Forced password change at next sign-in (ADR 0012): a temporary password from an administrator

@@ -1,5 +1,5 @@
 import { navItemsFor } from "@/components/shell/nav-items";
-import { roleLabels } from "@/lib/auth/roles";
+import { roleLabels } from "@/lib/domain/staff-roles";
 import { LOCKED_MESSAGE } from "@/lib/auth/lockout";
 import { demoAccounts, demoBranches } from "@/lib/staff/demo-accounts";
 import type { Page } from "@playwright/test";
@@ -14,7 +14,7 @@ import {
   uniqueSuffix,
   approveOnStaffPage,
   SECOND_ADMIN,
-} from "./fixtures/auth";
+} from "@/e2e/support/auth";
 
 /** Sign-in, sign-out, lock-out, disabled accounts, idle warning and the admin's audit trail. */
 

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { parseCsv } from "@/lib/review/testing/parse-csv";
-import { signInByApi } from "./fixtures/auth";
+import { parseCsv } from "@/test/kit/csv";
+import { signInByApi } from "@/e2e/support/auth";
 import { demoAccount } from "@/lib/staff/demo-accounts";
-import { liveFixtures } from "./live-fixtures";
-import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "./live-support";
+import { liveFixtures } from "@/e2e/support/live-fixtures";
+import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "@/e2e/support/live";
 import { newCustomer } from "./support/customers";
 import { callsSince, markCalls, upstreamPaths } from "./support/sandbox";
 import { callAction, captureNextAction, readActionResult } from "./support/server-actions";

@@ -1,10 +1,10 @@
 import type { APIRequestContext } from "@playwright/test";
-import { parseCsv } from "@/lib/review/testing/parse-csv";
+import { parseCsv } from "@/test/kit/csv";
 import { demoAccount, type DemoUsername } from "@/lib/staff/demo-accounts";
 import { pages, routes, type Audience } from "./access-matrix";
-import { requestWith, signInByApi } from "./fixtures/auth";
-import { resolveAction } from "./fixtures/server-actions";
-import { liveFixtures } from "./live-fixtures";
+import { requestWith, signInByApi } from "@/e2e/support/auth";
+import { resolveAction } from "@/e2e/support/action-calls";
+import { liveFixtures } from "@/e2e/support/live-fixtures";
 import { expect, test } from "./support/session";
 
 /**

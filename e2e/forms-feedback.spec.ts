@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { supportCodeAlphabet } from "@/lib/support/support-code";
 import { newCustomer } from "./support/customers";
-import { issueRemoteToken } from "./live-support";
+import { issueRemoteToken } from "@/e2e/support/live";
 import { readServerLog } from "./support/privacy";
 import { callsSince, clearFaults, injectFault, markCalls, upstreamPaths } from "./support/sandbox";
 import { expect, test } from "./support/session";

@@ -1,4 +1,4 @@
-import { LIVE_TIMEOUT, issueRemoteToken, startRemoteVerification } from "./live-support";
+import { LIVE_TIMEOUT, issueRemoteToken, startRemoteVerification } from "@/e2e/support/live";
 import { newCustomer } from "./support/customers";
 import { findLayoutDefects } from "./support/layout-checks";
 import { expect, test } from "./support/session";

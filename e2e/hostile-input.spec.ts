@@ -1,8 +1,8 @@
 import fc from "fast-check";
-import type { StaffRole } from "@/lib/auth/roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 import { actions, routes } from "./access-matrix";
-import { demoAccounts, expect, test, type DemoUsername } from "./fixtures/auth";
-import { callServerAction } from "./fixtures/server-actions";
+import { demoAccounts, expect, test, type DemoUsername } from "@/e2e/support/auth";
+import { callServerAction } from "@/e2e/support/action-calls";
 import { callsSince, markCalls, upstreamPaths } from "./support/sandbox";
 
 /**

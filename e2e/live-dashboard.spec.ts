@@ -1,7 +1,7 @@
 import { newCustomer } from "./support/customers";
 import { expect, test } from "./support/session";
-import { liveFixtures } from "./live-fixtures";
-import { actOnScanner, forbidReloads, issueFingerprintToken, LIVE_TIMEOUT } from "./live-support";
+import { liveFixtures } from "@/e2e/support/live-fixtures";
+import { actOnScanner, forbidReloads, issueFingerprintToken, LIVE_TIMEOUT } from "@/e2e/support/live";
 
 test("the teller's home lists today's tokens of the branch, live, from one polling request", async ({ page, browser }) => {
   const requests: string[] = [];

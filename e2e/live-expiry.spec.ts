@@ -1,7 +1,7 @@
 import { newCustomer } from "./support/customers";
 import { expect, test } from "./support/session";
-import { liveFixtures } from "./live-fixtures";
-import { issueFingerprintToken } from "./live-support";
+import { liveFixtures } from "@/e2e/support/live-fixtures";
+import { issueFingerprintToken } from "@/e2e/support/live";
 
 const expired = liveFixtures.expiredRemote;
 

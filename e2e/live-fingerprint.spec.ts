@@ -1,7 +1,7 @@
 import { fingerprintWaitingLabel } from "@/lib/tokens/state";
 import { newCustomer } from "./support/customers";
 import { expect, test } from "./support/session";
-import { actOnScanner, forbidReloads, issueFingerprintToken, LIVE_TIMEOUT, sandboxToken } from "./live-support";
+import { actOnScanner, forbidReloads, issueFingerprintToken, LIVE_TIMEOUT, sandboxToken } from "@/e2e/support/live";
 
 test("fingerprint token: QR code for the device, the scanner simulator's match shows as Successful", async ({ page, browser }) => {
   const { token } = await issueFingerprintToken(page, newCustomer());

@@ -1,6 +1,6 @@
 import { newCustomer } from "./support/customers";
 import { expect, test } from "./support/session";
-import { actOnScanner, issueFingerprintToken } from "./live-support";
+import { actOnScanner, issueFingerprintToken } from "@/e2e/support/live";
 
 /**
  * Issue 13, results you notice: a token of the teller's ends while they work on another page —

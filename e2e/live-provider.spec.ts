@@ -3,10 +3,10 @@ import { newCustomer } from "./support/customers";
 import { addFault, callsSince, clearFaults, listSandboxTokens, markCalls, messagesFor, setNoResultShape, upstreamPaths } from "./support/sandbox";
 import { expect, test } from "./support/session";
 import { attestAndSubmit, chooseIdType, fillContact, openRemoteForm } from "./support/token-forms";
-import { issueRemoteToken, LIVE_TIMEOUT, sandboxPost, sandboxToken, startRemoteVerification, statusPaths } from "./live-support";
-import type { TodayTokensResponse } from "@/lib/watcher/live-token-dto";
+import { issueRemoteToken, LIVE_TIMEOUT, sandboxPost, sandboxToken, startRemoteVerification, statusPaths } from "@/e2e/support/live";
+import type { TodayTokensResponse } from "@/lib/live/dto";
 import { demoAccount } from "@/lib/staff/demo-accounts";
-import { signInByApi } from "./fixtures/auth";
+import { signInByApi } from "@/e2e/support/auth";
 
 /**
  * The real provider is slow and odd (ADR 0017; shared/spec/provider-notes.md), and the sandbox

@@ -1,7 +1,7 @@
 import { newCustomer, secretFormsOf } from "./support/customers";
 import { expectNowhere, watchUrls } from "./support/privacy";
 import { expect, test } from "./support/session";
-import { forbidReloads, issueRemoteToken, LIVE_TIMEOUT, sandboxToken, startRemoteVerification } from "./live-support";
+import { forbidReloads, issueRemoteToken, LIVE_TIMEOUT, sandboxToken, startRemoteVerification } from "@/e2e/support/live";
 
 /**
  * The live token page follows a remote token from issue to outcome while the customer acts on

@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { newCustomer } from "./support/customers";
-import { signInWithForm } from "./fixtures/auth";
-import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "./live-support";
+import { signInWithForm } from "@/e2e/support/auth";
+import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "@/e2e/support/live";
 import { addFault, clearFaults } from "./support/sandbox";
 import { demoAccount } from "@/lib/staff/demo-accounts";
 

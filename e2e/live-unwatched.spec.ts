@@ -1,9 +1,9 @@
 import { newCustomer, secretFormsOf } from "./support/customers";
-import { signInByApi, requestWith } from "./fixtures/auth";
+import { signInByApi, requestWith } from "@/e2e/support/auth";
 import { expect, test } from "./support/session";
 import { demoAccount } from "@/lib/staff/demo-accounts";
-import { issueRemoteToken, sandboxPost, sandboxToken, statusPaths, statusCallsFor } from "./live-support";
-import type { LiveTokenResponse, TodayTokensResponse } from "@/lib/watcher/live-token-dto";
+import { issueRemoteToken, sandboxPost, sandboxToken, statusPaths, statusCallsFor } from "@/e2e/support/live";
+import type { LiveTokenResponse, TodayTokensResponse } from "@/lib/live/dto";
 
 test("the outcome is recorded with no browser open, and the poll route serves it from the database", async ({ page }) => {
   const customer = newCustomer();

@@ -2,7 +2,7 @@ import { fingerprintWaitingLabel } from "@/lib/tokens/state";
 import type { BrowserContext } from "@playwright/test";
 import { newCustomer } from "./support/customers";
 import { expect, test } from "./support/session";
-import { issueFingerprintToken, statusCallsFor } from "./live-support";
+import { issueFingerprintToken, statusCallsFor } from "@/e2e/support/live";
 
 /**
  * The number of people watching a token must not change what the service sees. Two fresh tokens

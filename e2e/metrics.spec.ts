@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { e2eMetricsToken } from "./support/metrics-token";
-import { signInWithForm } from "./fixtures/auth";
-import { issueFingerprintToken } from "./live-support";
+import { signInWithForm } from "@/e2e/support/auth";
+import { issueFingerprintToken } from "@/e2e/support/live";
 import { newCustomer } from "./support/customers";
 import { demoAccount } from "@/lib/staff/demo-accounts";
 

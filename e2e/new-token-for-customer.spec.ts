@@ -1,9 +1,9 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { demoAccount } from "@/lib/staff/demo-accounts";
-import { createTestAccount, readBranchIds, requestWith, signInByApi, uniqueSuffix, type StorageState } from "./fixtures/auth";
-import { callServerAction } from "./fixtures/server-actions";
-import { liveFixtures } from "./live-fixtures";
-import { LIVE_TIMEOUT, startRemoteVerification } from "./live-support";
+import { createTestAccount, readBranchIds, requestWith, signInByApi, uniqueSuffix, type StorageState } from "@/e2e/support/auth";
+import { callServerAction } from "@/e2e/support/action-calls";
+import { liveFixtures } from "@/e2e/support/live-fixtures";
+import { LIVE_TIMEOUT, startRemoteVerification } from "@/e2e/support/live";
 import { newCustomer, secretFormsOf, type TestCustomer } from "./support/customers";
 import { callsSince, clearFaults, injectFault, markCalls, upstreamPaths } from "./support/sandbox";
 import { expect, test } from "./support/session";

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { demoAccount } from "@/lib/staff/demo-accounts";
-import { signInByApi } from "./fixtures/auth";
+import { signInByApi } from "@/e2e/support/auth";
 import { readServerLog } from "./support/privacy";
 
 /** What the running app does for its operators without being asked. */

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Response } from "@playwright/test";
-import type { StaffRole } from "@/lib/auth/roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 import { LOCAL_AUTH_SECRET, SANDBOX_API_KEY } from "@/lib/env-defaults";
 import type { DemoUsername } from "@/lib/staff/demo-accounts";
 import { pages } from "./access-matrix";

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { requestWith, signInByApi } from "./fixtures/auth";
-import { optionsOf, readListTotal, requireDemoData, rowAttributes } from "@/lib/review/testing/e2e-helpers";
+import { requestWith, signInByApi } from "@/e2e/support/auth";
+import { optionsOf, readListTotal, requireDemoData, rowAttributes } from "@/e2e/support/review";
 import { demoAccount } from "@/lib/staff/demo-accounts";
 
 /**

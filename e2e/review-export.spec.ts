@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { requestWith, signInByApi } from "./fixtures/auth";
+import { requestWith, signInByApi } from "@/e2e/support/auth";
 import { maskedExportHeader } from "@/lib/review/csv-columns";
 import { demoFormulaReference, demoKnownCustomer } from "@/lib/review/demo-data";
-import { parseCsv } from "@/lib/review/testing/parse-csv";
+import { parseCsv } from "@/test/kit/csv";
 import { demoAccount } from "@/lib/staff/demo-accounts";
 
 /** The CSV export: BOM, the expected header, masked ID numbers, formulas neutralised. */

@@ -1,11 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
-import { requestWith, signInByApi } from "./fixtures/auth";
+import { requestWith, signInByApi } from "@/e2e/support/auth";
 import { demoKnownCustomer } from "@/lib/review/demo-data";
 import { formatDay } from "@/lib/bank-time";
 import { reviewStateLabels } from "@/lib/review/filters";
 import { formatRate } from "@/lib/review/format";
-import { requireDemoData } from "@/lib/review/testing/e2e-helpers";
-import { parseCsv } from "@/lib/review/testing/parse-csv";
+import { requireDemoData } from "@/e2e/support/review";
+import { parseCsv } from "@/test/kit/csv";
 import { demoAccount } from "@/lib/staff/demo-accounts";
 import { FUTURE_SHEET_MESSAGE } from "@/lib/review/sign-off";
 import { callAction, captureNextAction, readActionResult } from "./support/server-actions";

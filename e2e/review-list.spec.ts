@@ -1,5 +1,5 @@
 import { demoKnownCustomer } from "@/lib/review/demo-data";
-import { optionsOf, readListTotal, requireDemoData, rowAttributes } from "@/lib/review/testing/e2e-helpers";
+import { optionsOf, readListTotal, requireDemoData, rowAttributes } from "@/e2e/support/review";
 import { expect, test } from "./support/session";
 
 /**

@@ -1,11 +1,11 @@
 import type { Locator, Page, TestInfo } from "@playwright/test";
 import { formatDay } from "@/lib/bank-time";
 import { addDays } from "@/lib/review/filters";
-import { optionsOf, requireDemoData } from "@/lib/review/testing/e2e-helpers";
+import { optionsOf, requireDemoData } from "@/e2e/support/review";
 import { bankDayOf } from "@/lib/review/time";
 import { demoAccount } from "@/lib/staff/demo-accounts";
-import { signInByApi } from "./fixtures/auth";
-import { callServerAction } from "./fixtures/server-actions";
+import { signInByApi } from "@/e2e/support/auth";
+import { callServerAction } from "@/e2e/support/action-calls";
 import { findLayoutDefects } from "./support/layout-checks";
 import { expect, test } from "./support/session";
 

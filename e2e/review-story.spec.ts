@@ -1,9 +1,9 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { requestWith, signInByApi } from "./fixtures/auth";
+import { requestWith, signInByApi } from "@/e2e/support/auth";
 import { formatDay } from "@/lib/bank-time";
 import { reconciliationStateColumns } from "@/lib/review/reconciliation-columns";
-import { requireDemoData } from "@/lib/review/testing/e2e-helpers";
-import { parseCsv } from "@/lib/review/testing/parse-csv";
+import { requireDemoData } from "@/e2e/support/review";
+import { parseCsv } from "@/test/kit/csv";
 import { demoAccount, type DemoUsername } from "@/lib/staff/demo-accounts";
 import { signOffRefusals } from "@/lib/review/sign-off";
 import { callAction, captureNextAction, readActionResult } from "./support/server-actions";

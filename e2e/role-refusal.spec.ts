@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
 import { demoAccounts } from "@/lib/staff/demo-accounts";
 import { hasPermission } from "@/lib/auth/permissions";
-import type { StaffRole } from "@/lib/auth/roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 import { actions, pages, refusedRoles, routes, type Audience } from "./access-matrix";
-import { readAppFiles } from "./fixtures/app-files";
-import { expect, test, type DemoUsername } from "./fixtures/auth";
-import { callServerAction, listBuiltActions } from "./fixtures/server-actions";
+import { readAppFiles } from "@/e2e/support/app-files";
+import { expect, test, type DemoUsername } from "@/e2e/support/auth";
+import { callServerAction, listBuiltActions } from "@/e2e/support/action-calls";
 
 /**
  * The role-refusal suite: everything in app/ is in the access matrix, and each page, route

@@ -1,7 +1,7 @@
 import { newCustomer } from "./support/customers";
 import { callsSince, markCalls, upstreamPaths } from "./support/sandbox";
 import { expect, test } from "./support/session";
-import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "./live-support";
+import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "@/e2e/support/live";
 import { attestAndSubmit, choosePurpose, submitAndOpenToken } from "./support/token-forms";
 
 /**

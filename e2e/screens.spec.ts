@@ -1,10 +1,10 @@
 import type { DemoUsername } from "@/lib/staff/demo-accounts";
-import type { StaffRole } from "@/lib/auth/roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 import AxeBuilder from "@axe-core/playwright";
 import { pages } from "./access-matrix";
-import { liveFixtures } from "./live-fixtures";
+import { liveFixtures } from "@/e2e/support/live-fixtures";
 import { findLayoutDefects } from "./support/layout-checks";
-import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "./live-support";
+import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "@/e2e/support/live";
 import { newCustomer } from "./support/customers";
 import { expect, test } from "./support/session";
 

@@ -1,8 +1,8 @@
 import type { APIResponse } from "@playwright/test";
 import { demoAccounts } from "@/lib/staff/demo-accounts";
-import type { StaffRole } from "@/lib/auth/roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 import { pages, routes, type Audience } from "./access-matrix";
-import { expect, test, type DemoUsername } from "./fixtures/auth";
+import { expect, test, type DemoUsername } from "@/e2e/support/auth";
 
 /**
  * The security headers on every page and route of the access matrix, requested by a role that may

@@ -1,6 +1,6 @@
 import { DEMO_PASSWORD } from "@/lib/staff/demo-accounts";
-import { approveOnStaffPage, expect, readBranchIds, requestWith, SECOND_ADMIN, signInByApi, test, uniqueSuffix } from "./fixtures/auth";
-import { callServerAction } from "./fixtures/server-actions";
+import { approveOnStaffPage, expect, readBranchIds, requestWith, SECOND_ADMIN, signInByApi, test, uniqueSuffix } from "@/e2e/support/auth";
+import { callServerAction } from "@/e2e/support/action-calls";
 
 /**
  * Separation of duties (issue 12 finding 6, ADR 0020) through the administrators' own pages: one

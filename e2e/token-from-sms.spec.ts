@@ -1,6 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { demoAccount } from "@/lib/staff/demo-accounts";
-import { signInByApi } from "./fixtures/auth";
+import { signInByApi } from "@/e2e/support/auth";
 import { newCustomer } from "./support/customers";
 import { addFault, clearFaults, listSandboxTokens, upstreamPaths } from "./support/sandbox";
 import { expect, test } from "./support/session";

@@ -1,5 +1,5 @@
-import { liveFixtures } from "./live-fixtures";
-import { issueFingerprintToken } from "./live-support";
+import { liveFixtures } from "@/e2e/support/live-fixtures";
+import { issueFingerprintToken } from "@/e2e/support/live";
 import { newCustomer } from "./support/customers";
 import { expect, test } from "./support/session";
 

@@ -1,4 +1,4 @@
-import { requestWith, signInByApi } from "./fixtures/auth";
+import { requestWith, signInByApi } from "@/e2e/support/auth";
 import { demoAccount } from "@/lib/staff/demo-accounts";
 import { expect, test } from "./support/session";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { isValidCidr } from "@/lib/auth/client-ip";
+import { isValidCidr } from "./client-ip";
 import { LOCAL_AUTH_SECRET, SANDBOX_API_KEY } from "./env-defaults";
 
 /**
@@ -92,7 +92,7 @@ export const envSchema = z
      * refuses to issue tokens without both (lib/pii/keys.ts, ADR 0006).
      */
     /**
-     * Who may tell Veridesk the client's IP address (lib/auth/client-ip.ts). Unset: nobody, and
+     * Who may tell Veridesk the client's IP address (lib/client-ip.ts). Unset: nobody, and
      * `X-Forwarded-For` is ignored. Behind a load balancer set ONE of: the number of proxies that
      * append to the header, or the balancers' addresses/networks (comma-separated CIDRs).
      */

@@ -19,7 +19,7 @@ const seedArgs = ["tsx", ...tsx, "scripts/db-seed.ts", "--if-empty", ...(process
 if (!isProduction) await runToCompletion("npx", seedArgs);
 // End-to-end runs also get the token fixtures that must exist before the app starts (e.g. a token
 // issued 16 minutes ago), since only the app process may open the embedded database afterwards.
-if (process.env.APP_ENV === "test") await runToCompletion("npx", ["tsx", ...tsx, "e2e/live-seed.ts"]);
+if (process.env.APP_ENV === "test") await runToCompletion("npx", ["tsx", ...tsx, "e2e/support/live-seed.ts"]);
 
 // An idle connection is closed by the balancer before the app closes it: when both could close it,
 // the balancer may send a request down a connection the app is closing at that moment, and answer

@@ -13,7 +13,7 @@
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { isStaffRole, roleLabels, STAFF_ROLES } from "@/lib/auth/roles";
+import { isStaffRole, roleLabels, STAFF_ROLES } from "@/lib/domain/staff-roles";
 import { closeDb } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/staff/passwords";

@@ -30,7 +30,7 @@ type Phase = Array<Stage | Stage[]>;
 
 const phases: Phase[] = [
   [
-    { label: "lint", command: "npx", args: ["eslint", ".", "--max-warnings", "0"] },
+    { label: "lint", command: "npm", args: ["run", "--silent", "lint"] },
     { label: "type-check", command: "npx", args: ["tsc", "--noEmit"] },
     { label: "unit tests", command: "npx", args: ["vitest", "run", "--project", "unit"] },
   ],

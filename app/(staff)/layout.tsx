@@ -10,7 +10,7 @@ import { StaffNav } from "@/components/shell/staff-nav";
 import { LiveQueryScope } from "@/components/token-live/live-query-scope";
 import { requireStaff } from "@/lib/auth/pages";
 import { hasPermission } from "@/lib/auth/permissions";
-import { roleLabels } from "@/lib/auth/roles";
+import { roleLabels } from "@/lib/domain/staff-roles";
 import { sessionTimeLeft } from "@/lib/auth/session-policy";
 import { env } from "@/lib/env";
 import { countWaitingApprovals } from "@/lib/staff/role-approvals";

@@ -11,11 +11,11 @@ import { PageHeader } from "@/components/ui/page-header";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requireStaff } from "@/lib/auth/pages";
 import { hasPermission, permissionLabels } from "@/lib/auth/permissions";
-import { roleLabels } from "@/lib/auth/roles";
+import { roleLabels } from "@/lib/domain/staff-roles";
 import { getDb } from "@/lib/db/client";
 import { countWaitingApprovals } from "@/lib/staff/role-approvals";
-import { liveViewSettings } from "@/lib/watcher/live-settings";
-import { listTodayTokens } from "@/lib/watcher/live-token-view";
+import { liveViewSettings } from "@/lib/live/settings";
+import { listTodayTokens } from "@/lib/live/token-view";
 
 export const metadata: Metadata = { title: "Home" };
 // The teller's home lists today's customers: rendered per request, never cached.

@@ -9,7 +9,7 @@ import { getCurrentStaff } from "@/lib/auth/session";
 import { safeNextPath } from "@/lib/auth/session-policy";
 import { env } from "@/lib/env";
 import { demoAccounts } from "@/lib/staff/demo-accounts";
-import { roleLabels } from "@/lib/auth/roles";
+import { roleLabels } from "@/lib/domain/staff-roles";
 
 export const metadata: Metadata = { title: "Sign in" };
 

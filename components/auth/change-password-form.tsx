@@ -8,7 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { applyActionErrors } from "@/lib/actions/form-errors";
 import { resolverResultOf } from "@/components/ui/form-check-resolver";
-import { checkChangePassword, PASSWORD_MIN, type ChangePasswordInput } from "@/lib/staff/password-rules";
+import { checkChangePassword, PASSWORD_MIN, type ChangePasswordInput } from "@/lib/auth/password-rules";
 import { PasswordField } from "./password-field";
 
 const fieldNames = ["currentPassword", "newPassword", "confirmPassword"] as const;

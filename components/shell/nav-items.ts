@@ -1,5 +1,5 @@
 import { hasPermission, type Permission } from "@/lib/auth/permissions";
-import type { StaffRole } from "@/lib/auth/roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 
 /**
  * The shell's navigation: one entry per area, shown only to roles with its permission (the same

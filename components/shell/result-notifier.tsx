@@ -10,7 +10,7 @@ import { StateBadge } from "@/components/token-live/state-badge";
 import { useTodayTokens } from "@/components/token-live/use-today-tokens";
 import type { Fetched } from "@/components/token-live/fetch-live";
 import { newNoticeWatch, tokensThatEnded } from "@/lib/live/result-notices";
-import type { LiveTokenSummary, TodayTokensResponse } from "@/lib/watcher/live-token-dto";
+import type { LiveTokenSummary, TodayTokensResponse } from "@/lib/live/dto";
 import { playChime, resumeAudioOnFirstGesture, useChimePreference } from "./chime";
 
 /**

@@ -1,4 +1,4 @@
-import { roleLabels, STAFF_ROLES, type StaffRole } from "@/lib/auth/roles";
+import { roleLabels, STAFF_ROLES, type StaffRole } from "@/lib/domain/staff-roles";
 import { decideGrant } from "@/lib/staff/separation-of-duties";
 
 /**

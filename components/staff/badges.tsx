@@ -1,6 +1,6 @@
 import { Ban, Building2, CheckCircle2, Crown, Eye, FlaskConical, KeyRound, UserRound } from "lucide-react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import { roleLabels, type StaffRole } from "@/lib/auth/roles";
+import { roleLabels, type StaffRole } from "@/lib/domain/staff-roles";
 
 const roleLooks: Record<StaffRole, { tone: BadgeTone; icon: typeof UserRound }> = {
   teller: { tone: "neutral", icon: UserRound },

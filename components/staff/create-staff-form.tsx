@@ -13,7 +13,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
-import { isStaffRole } from "@/lib/auth/roles";
+import { isStaffRole } from "@/lib/domain/staff-roles";
 import { createStaffSchema } from "@/lib/staff/schemas";
 import { describeRoleApproval } from "./approval-words";
 import { StaffProfileFields, type BranchOption } from "./staff-form-fields";

@@ -10,7 +10,7 @@ import { updateStaff } from "@/app/(staff)/admin/staff/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
-import type { StaffRole } from "@/lib/auth/roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 import { updateStaffSchema } from "@/lib/staff/schemas";
 import { StaffProfileFields, type BranchOption } from "./staff-form-fields";
 

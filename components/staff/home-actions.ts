@@ -1,5 +1,5 @@
 import { hasPermission, type Permission } from "@/lib/auth/permissions";
-import type { StaffRole } from "@/lib/auth/roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 
 /** The big links of the home page, per permission: what a role starts its work with. */
 export type HomeActionIcon = "fingerprint" | "remote" | "tokens" | "review" | "staff" | "branches" | "audit";

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { approveRoleChange, cancelRoleChange, rejectRoleChange } from "@/app/(staff)/admin/staff/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { roleLabels, type StaffRole } from "@/lib/auth/roles";
+import { roleLabels, type StaffRole } from "@/lib/domain/staff-roles";
 import { TemporaryPassword } from "./temporary-password";
 
 export type PendingApprovalView = {

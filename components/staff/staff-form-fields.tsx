@@ -3,7 +3,7 @@
 import type { FieldError, Path, UseFormRegister } from "react-hook-form";
 import { Field } from "@/components/ui/field";
 import { Input, Select } from "@/components/ui/input";
-import { roleLabels, STAFF_ROLES } from "@/lib/auth/roles";
+import { roleLabels, STAFF_ROLES } from "@/lib/domain/staff-roles";
 
 export type BranchOption = { id: string; code: string; name: string };
 

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import type { TodayTokensResponse } from "@/lib/watcher/live-token-dto";
+import type { TodayTokensResponse } from "@/lib/live/dto";
 import { ConnectionStatus } from "./connection-status";
 import { TokenDashboardList } from "./token-dashboard-list";
 import { useTodayTokens } from "./use-today-tokens";

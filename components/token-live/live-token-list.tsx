@@ -4,7 +4,7 @@ import { Search } from "lucide-react";
 import { useId, useState } from "react";
 import { cn } from "@/components/ui/cn";
 import { stateFilterLabels, stateFilters, visibleTokens, type StateFilter } from "@/lib/live/token-list-view";
-import type { TodayTokensResponse } from "@/lib/watcher/live-token-dto";
+import type { TodayTokensResponse } from "@/lib/live/dto";
 import { ConnectionStatus } from "./connection-status";
 import { TokenDashboardList } from "./token-dashboard-list";
 import { useTodayTokens } from "./use-today-tokens";

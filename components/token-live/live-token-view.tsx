@@ -8,7 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
-import type { LiveTokenDetail, LiveTokenResponse } from "@/lib/watcher/live-token-dto";
+import type { LiveTokenDetail, LiveTokenResponse } from "@/lib/live/dto";
 import { ConnectionStatus } from "./connection-status";
 import { CopyButton } from "./copy-button";
 import { Countdown } from "./countdown";

@@ -1,5 +1,5 @@
 import { Ban, CheckCircle2, CircleHelp, Loader2, TimerOff, XCircle } from "lucide-react";
-import type { LiveTokenSummary } from "@/lib/watcher/live-token-dto";
+import type { LiveTokenSummary } from "@/lib/live/dto";
 
 /**
  * What the state means for the teller, in one sentence, with the result when there is one: the

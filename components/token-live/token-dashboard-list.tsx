@@ -7,7 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { pinOpenFirst } from "@/lib/live/token-list-view";
-import type { LiveTokenSummary } from "@/lib/watcher/live-token-dto";
+import type { LiveTokenSummary } from "@/lib/live/dto";
 import { Countdown } from "./countdown";
 import { formatTime } from "./format";
 import { StateBadge } from "./state-badge";

@@ -1,5 +1,5 @@
 import { cn } from "@/components/ui/cn";
-import type { LiveTokenEvent } from "@/lib/watcher/live-token-dto";
+import type { LiveTokenEvent } from "@/lib/live/dto";
 import { formatTime } from "./format";
 
 const dotTone: Record<LiveTokenEvent["tone"], string> = {

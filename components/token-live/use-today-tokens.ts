@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { mergeTodayAnswer, todayListUrl } from "@/lib/live/today-delta";
-import type { TodayTokensAnswer, TodayTokensResponse } from "@/lib/watcher/live-token-dto";
+import type { TodayTokensAnswer, TodayTokensResponse } from "@/lib/live/dto";
 import { fetchLive, LiveFetchError, type Fetched } from "./fetch-live";
 
 /** One request for the whole list, however many tokens are on it. */

@@ -1,5 +1,5 @@
 import { expect, test as base } from "@playwright/test";
-import { signInByApi, type DemoUsername, type StorageState } from "../fixtures/auth";
+import { signInByApi, type DemoUsername, type StorageState } from "./auth";
 import { demoAccount } from "@/lib/staff/demo-accounts";
 
 /**

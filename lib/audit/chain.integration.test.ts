@@ -5,9 +5,10 @@ import path from "node:path";
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
+import { openDatabase } from "@/lib/db/client";
+import type { OpenedDatabase } from "@/lib/db/types";
 import { auditEvents } from "@/lib/db/schema";
-import { dropScratchDatabase, scratchPostgresSettings, withDatabase } from "@/lib/db/testing/postgres-roles";
+import { dropScratchDatabase, scratchPostgresSettings, withDatabase } from "@/test/kit/postgres";
 import { GENESIS_HASH, verifyAuditChain } from "./chain";
 import { recordAuditEvent } from "./index";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 
 /**
  * Checks the audit trail's hash chain (ADR 0019) independently of the database: every hash is

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Staff } from "@/lib/auth/types";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { verifyAuditChain, type ChainReport } from "./chain";
 import { recordAuditEvent } from "./index";
 

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { assertInBranchScope, branchScopeCondition, branchScopeFor, isInBranchScope, scopedBranchFilter } from "./branch-scope";
-import type { StaffRole } from "./roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 
 const ACCRA = "0b7f5f36-0000-4000-8000-00000000acc0";
 const KUMASI = "0b7f5f36-0000-4000-8000-00000000c0a5";

@@ -2,7 +2,7 @@ import { eq, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { AppError } from "@/lib/errors";
 import { hasPermission } from "./permissions";
-import type { StaffRole } from "./roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 
 /**
  * Which branches' records a staff member may read. Every token query (and the audit trail) goes

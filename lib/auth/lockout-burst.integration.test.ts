@@ -21,7 +21,7 @@ const { auditEvents } = await import("@/lib/db/schema");
 const { handleAuthRequest } = await import("./server");
 const staffService = await import("@/lib/staff/service");
 const { appUrl } = await import("@/lib/env");
-const { createScratchPostgres, queryRows } = await import("@/lib/review/testing/scratch-database");
+const { createScratchPostgres, queryRows } = await import("@/test/kit/database");
 
 const PASSWORD = "correct-horse-battery";
 

@@ -1,8 +1,9 @@
 import "server-only";
 import { eq } from "drizzle-orm";
-import { getDb, type Database } from "@/lib/db/client";
+import { getDb } from "@/lib/db/client";
+import type { Database, Transaction } from "@/lib/db/types";
 import { authUsers, signInThrottles } from "@/lib/db/schema";
-import { USERNAME_MAX, USERNAME_MIN, USERNAME_PATTERN } from "@/lib/staff/username";
+import { USERNAME_MAX, USERNAME_MIN, USERNAME_PATTERN } from "./username";
 import { claimAttempt, emptyThrottleState, recordFailure, releaseAttempt, type Claim, type ThrottleState } from "./lockout";
 import { BoundedThrottleMap } from "./signed-out-writes";
 
@@ -15,7 +16,6 @@ import { BoundedThrottleMap } from "./signed-out-writes";
  * of random usernames writes no row at all, yet each of them locks exactly like a real one.
  */
 
-type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 export function isCountableUsername(username: string): boolean {
   return username.length >= USERNAME_MIN && username.length <= USERNAME_MAX && USERNAME_PATTERN.test(username);

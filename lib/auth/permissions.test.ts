@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hasPermission, PERMISSIONS, permissionsOf, rolePermissions, rolesWith, type Permission } from "./permissions";
-import { STAFF_ROLES, type StaffRole } from "./roles";
+import { STAFF_ROLES, type StaffRole } from "@/lib/domain/staff-roles";
 
 // The table as the ADR (docs/decisions/0003) writes it: a change here must be a change there.
 const expected: Record<StaffRole, Permission[]> = {

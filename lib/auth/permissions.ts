@@ -1,4 +1,4 @@
-import type { StaffRole } from "./roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 
 /**
  * What each role may do — the ONE table of authorisation in Veridesk (ADR 0003). Pages, route

@@ -1,5 +1,5 @@
 import type { Permission } from "./permissions";
-import type { StaffRole } from "./roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 
 /** The signed-in staff member as pages, routes and actions see it (a DTO: no secrets, no rows). */
 export type Staff = {

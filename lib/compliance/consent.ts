@@ -1,7 +1,8 @@
 import "server-only";
 import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { recordAuditEvent, type DbExecutor } from "@/lib/audit";
+import { recordAuditEvent } from "@/lib/audit";
+import type { DbExecutor } from "@/lib/db/types";
 import { getDb } from "@/lib/db/client";
 import { consentWordings } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";

@@ -1,8 +1,8 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import type { DbExecutor } from "@/lib/audit";
+import type { DbExecutor } from "@/lib/db/types";
 import { contactPiiColumns, erasedFingerprint, identityPiiColumns, piiTable } from "@/lib/pii/columns";
-import type { ErasureBasis } from "./erasure-note";
+import type { ErasureBasis } from "@/lib/pii/erasure-note";
 
 /**
  * Overwrites a token's personal data (issue 14, ADR 0022). The columns come from lib/pii/columns.ts,

@@ -1,6 +1,7 @@
 import "server-only";
 import { asc, eq } from "drizzle-orm";
-import { recordAuditEvent, type DbExecutor } from "@/lib/audit";
+import { recordAuditEvent } from "@/lib/audit";
+import type { DbExecutor } from "@/lib/db/types";
 import { getDb } from "@/lib/db/client";
 import { verificationPurposes, type VerificationPurpose } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";

@@ -1,7 +1,8 @@
 import "server-only";
 import { and, asc, gt, isNull, lt, or, sql } from "drizzle-orm";
-import { recordAuditEvent, type DbExecutor } from "@/lib/audit";
-import type { Database } from "@/lib/db/client";
+import { recordAuditEvent } from "@/lib/audit";
+import type { DbExecutor } from "@/lib/db/types";
+import type { Database } from "@/lib/db/types";
 import { tokenRequests } from "@/lib/db/schema";
 import type { Env } from "@/lib/env";
 import { erasePart } from "./erasure";

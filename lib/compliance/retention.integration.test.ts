@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { auditEvents } from "@/lib/db/schema";
 import { contactPiiColumns, identityPiiColumns } from "@/lib/pii/columns";
 import { planDemoData, type DemoPlan } from "@/lib/review/demo-data";
 import { writeDemoData } from "@/lib/review/demo-data-writer";
 import { computeFigures } from "@/lib/review/figures";
 import { buildReconciliation } from "@/lib/review/reconciliation";
-import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
+import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { eq } from "drizzle-orm";
 import { retentionDecision, type RetentionSettings } from "./retention-policy";
 import { runRetentionJob } from "./retention-job";

@@ -3,7 +3,6 @@ import fs from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { backfillContactEncryption } from "@/lib/pii/backfill";
@@ -11,6 +10,7 @@ import { getPiiKeys, type PiiKeys } from "@/lib/pii/keys";
 import { acquirePgliteLock } from "./pglite-lock";
 import { runPgliteReadsAsNamedStatements } from "./prepared";
 import * as schema from "./schema";
+import type { Database, MigrationReport, OpenedDatabase } from "./types";
 
 /**
  * The one way to the database. `DATABASE_URL` set → PostgreSQL through node-postgres; unset →
@@ -19,14 +19,6 @@ import * as schema from "./schema";
  * imported only when chosen, so a PostgreSQL deployment never loads PGlite's WebAssembly.
  */
 
-/**
- * What the rest of the app codes against: the base class both drivers' databases extend, typed
- * with our schema. Queries, `db.query.*` and `db.transaction(...)` all work on it; only the raw
- * result of `db.execute(sql)` differs by driver, and app code has no reason to use it.
- */
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
-
-export type DatabaseDriver = "pglite" | "postgres";
 
 export interface DatabaseSettings {
   /** PostgreSQL connection URL; when absent, PGlite at `pgliteDataDir`. */
@@ -44,23 +36,7 @@ export interface DatabaseSettings {
   piiKeys?: () => PiiKeys;
 }
 
-export interface MigrationReport {
-  /** Tags of the migrations this open applied, oldest first (e.g. "0001_audit-append-only"). */
-  applied: string[];
-  /** How many migrations the database already had before. */
-  alreadyApplied: number;
-  durationMs: number;
-}
 
-export interface OpenedDatabase {
-  db: Database;
-  driver: DatabaseDriver;
-  /** The PGlite directory, or the PostgreSQL URL without its password: safe to print. */
-  location: string;
-  migrations: MigrationReport;
-  /** Closes the connection(s) and, for PGlite, releases the lock. Safe to call twice. */
-  close(): Promise<void>;
-}
 
 /** Runs one SQL text on the driver's own client; both answer `{ rows }`. */
 type QueryRows = (text: string) => Promise<{ rows: unknown[] }>;

@@ -4,8 +4,9 @@ import path from "node:path";
 import { asc, desc, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenedDatabase } from "./client";
-import { dropScratchDatabase, scratchPostgresSettings } from "./testing/postgres-roles";
+import { openDatabase } from "./client";
+import type { OpenedDatabase } from "./types";
+import { dropScratchDatabase, scratchPostgresSettings } from "@/test/kit/postgres";
 import { auditEvents, branches } from "./schema";
 
 /**

@@ -7,7 +7,7 @@ import { openDatabase } from "./client";
 import { acquirePgliteLock, lockPathFor, type PgliteLockHolder } from "./pglite-lock";
 import { branches } from "./schema";
 
-const fixturePath = path.join(import.meta.dirname, "test-fixtures", "open-and-write.ts");
+const fixturePath = path.join(process.cwd(), "test", "kit", "pglite-writer.ts");
 const HOLDER_LABEL = "pglite-lock test (holder)";
 // Opening a new PGlite directory (initdb + migrations) takes several seconds here.
 const SLOW = 120_000;

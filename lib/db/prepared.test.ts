@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Database } from "./client";
+import type { Database } from "./types";
 import { builtOncePerDatabase } from "./prepared";
 
 /** A stand-in for drizzle's query builder: records each build and the name it is prepared under. */

@@ -1,5 +1,5 @@
 import { env } from "@/lib/env";
-import type { Database } from "./client";
+import type { Database } from "./types";
 
 /**
  * A statement of a hot path (the poll routes' session check, token read and today fingerprint),

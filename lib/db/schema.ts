@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgEnum, pgSequence, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { STAFF_ROLES } from "../auth/roles";
+import { STAFF_ROLES } from "@/lib/domain/staff-roles";
 
 /**
  * The one schema of Veridesk, shared by PGlite and PostgreSQL: `npm run db:generate` turns it into
@@ -410,7 +410,7 @@ export const tokenRequests = pgTable(
      * The version of what a viewer sees of this row, kept by the database (ADR 0033): the trigger
      * `token_requests_shown_version` gives it the sequence's next value on insert and whenever an
      * update changes any column but the watcher's bookkeeping (`unshownTokenColumns` in
-     * lib/watcher/live-token-view.ts), and keeps it otherwise, whatever the writer says. The poll
+     * lib/live/token-view.ts), and keeps it otherwise, whatever the writer says. The poll
      * routes compare it instead of hashing the row. The default numbers the rows that existed
      * when the column was added.
      */

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "@/lib/logger";
-import { createScratchPglite, queryRows, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
+import { createScratchPglite, queryRows, type ScratchDatabase } from "@/test/kit/database";
 import { startPgliteUpkeep } from "./upkeep";
 
 describe("embedded database upkeep", () => {

@@ -2,7 +2,8 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { env } from "@/lib/env";
 import { logger, type Logger } from "@/lib/logger";
-import { getDb, type Database } from "./client";
+import { getDb } from "./client";
+import type { Database } from "./types";
 
 /**
  * Vacuuming the embedded database. PostgreSQL's autovacuum workers clean up after updates and

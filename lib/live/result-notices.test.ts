@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { LiveTokenSummary } from "@/lib/watcher/live-token-dto";
+import type { LiveTokenSummary } from "./dto";
 import { newNoticeWatch, tokensThatEnded } from "./result-notices";
-import { liveTokenSummary } from "./testing/live-token-summary";
+import { liveTokenSummary } from "@/test/kit/live-token-summary";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 26, 10, minute)).toISOString();
 

@@ -1,4 +1,4 @@
-import type { LiveTokenSummary } from "@/lib/watcher/live-token-dto";
+import type { LiveTokenSummary } from "./dto";
 
 /**
  * Which of the teller's tokens ended since the notifier last looked (issue 13, results you notice),

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { LiveTokenSummary, TodayTokensResponse } from "@/lib/watcher/live-token-dto";
-import { liveTokenSummary } from "./testing/live-token-summary";
+import type { LiveTokenSummary, TodayTokensResponse } from "./dto";
+import { liveTokenSummary } from "@/test/kit/live-token-summary";
 import { mergeTodayAnswer, todayListUrl, unchangedTodayList } from "./today-delta";
 
 const token = (id: string, stateLabel = "Waiting") => liveTokenSummary(id, { stateLabel });

@@ -1,4 +1,4 @@
-import type { LiveTokenSummary, TodayTokensAnswer, TodayTokensResponse } from "@/lib/watcher/live-token-dto";
+import type { LiveTokenSummary, TodayTokensAnswer, TodayTokensResponse } from "./dto";
 
 /**
  * The dashboard's side of the today-list protocol (ADR 0026), pure so it is tested alone: merges

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { LiveTokenSummary } from "@/lib/watcher/live-token-dto";
-import { liveTokenSummary } from "./testing/live-token-summary";
+import type { LiveTokenSummary } from "./dto";
+import { liveTokenSummary } from "@/test/kit/live-token-summary";
 import { pinOpenFirst, visibleTokens } from "./token-list-view";
 
 const token = (id: string, state: LiveTokenSummary["state"], fields: Partial<LiveTokenSummary> = {}): LiveTokenSummary =>

@@ -1,5 +1,5 @@
 import type { TokenStateName } from "@/lib/tokens/state";
-import type { LiveTokenSummary } from "@/lib/watcher/live-token-dto";
+import type { LiveTokenSummary } from "./dto";
 
 /**
  * What the token list shows of today's tokens (issue 13), pure so it is tested alone: the state

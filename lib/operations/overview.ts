@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 
 /**
  * What an administrator needs to see of the running service (issue 11's backlog, issue 16's

@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db/client";
 import { authUsers, branches, tokenRequests } from "@/lib/db/schema";
-import { scratchPiiKeys } from "@/lib/review/testing/scratch-database";
+import { scratchPiiKeys } from "@/test/kit/database";
 import { computeReferenceIndex } from "./blind-index";
 import { decryptField } from "./field-encryption";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, getTableColumns, gt, or, sql, type SQL } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { tokenRequests } from "@/lib/db/schema";
 import { computeIdNumberIndex, computeReferenceIndex } from "./blind-index";
 import { allBlindIndexPiiColumns, allEncryptedPiiColumns, piiContext } from "./columns";

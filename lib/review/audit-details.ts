@@ -1,5 +1,5 @@
 import { auditActionLabel } from "@/lib/audit/actions";
-import { isStaffRole, roleLabels } from "@/lib/auth/roles";
+import { isStaffRole, roleLabels } from "@/lib/domain/staff-roles";
 import { formatDateTime, formatDay } from "@/lib/bank-time";
 import { describeDayFilter, parseListQuery, reviewIdTypeLabels, reviewKindLabels, reviewStateLabels } from "./filters";
 import { formatCount } from "./format";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authUsers } from "@/lib/db/schema";
 import { describeAuditDetails } from "./audit-details";
 import { loadAuditNames } from "./audit-trail";
-import { createScratchPglite, createScratchPostgres, type ScratchDatabase } from "./testing/scratch-database";
+import { createScratchPglite, createScratchPostgres, type ScratchDatabase } from "@/test/kit/database";
 
 /** The audit page's name look-up, on a scratch PGlite and (TEST_DATABASE_URL set) a scratch PostgreSQL. */
 function defineNameTests(createDatabase: () => Promise<ScratchDatabase>) {

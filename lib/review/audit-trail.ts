@@ -5,7 +5,8 @@ import { branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope"
 import type { Staff } from "@/lib/auth/types";
 import { recordAuditEvent } from "@/lib/audit";
 import { auditActionLabel } from "@/lib/audit/actions";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
+import type { DbExecutor } from "@/lib/db/types";
 import { auditEvents, authUsers, branches, tokenRequests } from "@/lib/db/schema";
 import { reviewAuditActions } from "./audit-actions";
 import { auditDetailReferences, type AuditNames } from "./audit-details";
@@ -175,4 +176,14 @@ export async function exportAuditTrail(db: Database, context: { staff: Staff; sc
     requestId: context.requestId,
   }, db);
   return csvResponse(csvWebStream(auditColumns, iterateAuditEvents(db, context.scope, filter)), `veridesk-audit-${bankDayOf(new Date())}.csv`);
+}
+
+/** The actions present in the trail (for the filter), within the scope. */
+export async function listAuditActions(db: DbExecutor, scope: BranchScope): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ action: auditEvents.action })
+    .from(auditEvents)
+    .where(branchScopeCondition(scope, auditEvents.branchId))
+    .orderBy(auditEvents.action);
+  return rows.map((row) => row.action);
 }

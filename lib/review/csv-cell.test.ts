@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { csvTextCell, neutraliseFormula } from "./csv-cell";
-import { parseCsv } from "./testing/parse-csv";
+import { parseCsv } from "@/test/kit/csv";
 
 describe("the CSV formula guard shared by the server's exports and the browser's customer record", () => {
   it.each([

@@ -1,4 +1,4 @@
-import { erasedText } from "@/lib/compliance/erasure-note";
+import { erasedText } from "@/lib/pii/erasure-note";
 import { maskIdNumber } from "@/lib/pii/mask";
 import { reviewIdTypeLabels, reviewKindLabels, reviewStateLabels } from "./filters";
 import type { CsvColumn } from "./csv";

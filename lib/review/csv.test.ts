@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { parseCsv } from "./testing/parse-csv";
+import { parseCsv } from "@/test/kit/csv";
 import { csvPagedWebStream, csvResponse, csvWebStream, type CsvColumn } from "./csv";
 
 type Row = { reference: string; count: number; at: Date; masked: string };

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { authUsers, branches, staffProfiles, tokenRequests } from "@/lib/db/schema";
 import { computeIdNumberIndex, computeReferenceIndex, computeRequestFingerprint, encryptField, lastFourOf, maskPhoneNumber, maskReference, type PiiKeys } from "@/lib/pii";
 import type { DemoPlan, DemoToken } from "./demo-data";

@@ -3,7 +3,7 @@ import type { PiiKeys } from "@/lib/pii/keys";
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { BranchScope } from "@/lib/auth/branch-scope";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { authUsers, branches } from "@/lib/db/schema";
 import type { ReviewFilters, ReviewState, reviewIdTypeLabels, reviewKindLabels } from "./filters";
 import { reviewStateSql, tokenRequests } from "./token-columns";

@@ -27,8 +27,8 @@ const { GET } = await import("@/app/api/review/export/route");
 const { planDemoData } = await import("./demo-data");
 const { writeDemoData } = await import("./demo-data-writer");
 const { exportPageSize, readExportPages } = await import("./export-rows");
-const { parseCsv } = await import("./testing/parse-csv");
-const { createScratchPostgres, queryRows, scratchPiiKeys } = await import("./testing/scratch-database");
+const { parseCsv } = await import("@/test/kit/csv");
+const { createScratchPostgres, queryRows, scratchPiiKeys } = await import("@/test/kit/database");
 
 type Database = Awaited<ReturnType<typeof getDb>>;
 

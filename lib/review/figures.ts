@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { branchScopeCondition, scopedBranchFilter, type BranchScope } from "@/lib/auth/branch-scope";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { authUsers, branches } from "@/lib/db/schema";
 import type { FigureGrouping, FiguresQuery } from "./filters";
 import { BANK_TIME_ZONE, formatDay } from "@/lib/bank-time";

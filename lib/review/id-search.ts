@@ -2,7 +2,7 @@ import "server-only";
 import type { BranchScope } from "@/lib/auth/branch-scope";
 import type { Staff } from "@/lib/auth/types";
 import { recordAuditEvent } from "@/lib/audit";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { AppError } from "@/lib/errors";
 import { computeIdNumberIndex, type PiiKeys } from "@/lib/pii";
 import { normaliseGhanaCardNumber } from "@/lib/validation/ghana-card";
@@ -23,7 +23,7 @@ export function normaliseSearchedIdNumber(input: z.output<typeof idNumberSearchS
 
 /**
  * The blind index of a typed ID number, normalised as the issuing form does. Also used by the
- * customer's record of verifications (lib/compliance/customer-record.ts): one exact search.
+ * customer's record of verifications (lib/review/customer-record.ts): one exact search.
  */
 export function blindIndexOfSearchedIdNumber(input: z.output<typeof idNumberSearchSchema>, keys: PiiKeys): string {
   return computeIdNumberIndex(normaliseSearchedIdNumber(input), keys);

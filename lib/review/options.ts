@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { authUsers, branches, staffProfiles } from "@/lib/db/schema";
 
 export type ReviewOption = { id: string; label: string; group?: string };

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { assertInBranchScope, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Staff } from "@/lib/auth/types";
 import { recordAuditEvent } from "@/lib/audit";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { auditEvents, authUsers, branches } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { reviewAuditActions } from "./audit-actions";

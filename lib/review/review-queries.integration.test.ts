@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BranchScope } from "@/lib/auth/branch-scope";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { computeIdNumberIndex, decryptField } from "@/lib/pii";
 import { demoFormulaReference, demoKnownCustomer, planDemoData, type DemoPlan } from "./demo-data";
 import { writeDemoData } from "./demo-data-writer";
@@ -13,13 +13,13 @@ import { exportFullIdTokens, exportMaskedTokens } from "./export";
 import { computeFigures } from "./figures";
 import { searchTokensByIdNumber } from "./id-search";
 import { openReviewTokenDetail, revealIdNumber } from "./token-detail";
-import { parseCsv } from "./testing/parse-csv";
+import { parseCsv } from "@/test/kit/csv";
 import { buildReconciliation } from "./reconciliation";
 import { defaultListQuery, type ReviewListQuery } from "./filters";
 import { bankDayOf } from "./time";
 import { countLimit, listReviewTokens, listTokensByIdNumberIndex } from "./token-list";
 import { readExportPages } from "./export-rows";
-import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "./testing/scratch-database";
+import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 
 /**
  * The review queries on the demo seed, on a scratch PGlite and (TEST_DATABASE_URL set) a scratch

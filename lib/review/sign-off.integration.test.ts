@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { permissionsOf } from "@/lib/auth/permissions";
 import type { Staff } from "@/lib/auth/types";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { planDemoData } from "./demo-data";
 import { writeDemoData } from "./demo-data-writer";
 import { recordSheetPrinted, signOffBranchDay } from "./reconciliation";
 import { FUTURE_SHEET_MESSAGE, signOffRefusals } from "./sign-off";
 import { bankDayOf } from "./time";
-import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "./testing/scratch-database";
+import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 
 /**
  * The on-screen sign-off of a branch's day, through the use case the action runs: only a day that

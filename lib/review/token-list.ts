@@ -1,9 +1,9 @@
 import "server-only";
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { branchScopeCondition, scopedBranchFilter, type BranchScope } from "@/lib/auth/branch-scope";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { authUsers, branches } from "@/lib/db/schema";
-import { displayContact, displayIdNumber } from "@/lib/compliance/erasure-note";
+import { displayContact, displayIdNumber } from "@/lib/pii/erasure-note";
 import { computeReferenceIndex } from "@/lib/pii/blind-index";
 import type { PiiKeys } from "@/lib/pii/keys";
 import { maskIdNumber } from "@/lib/pii/mask";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { instanceHeartbeats } from "@/lib/db/schema";
-import { createScratchPglite, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
+import { createScratchPglite, type ScratchDatabase } from "@/test/kit/database";
 import { HEARTBEAT_SILENT_MS, listInstances, startHeartbeat } from "./heartbeat";
 
 /** Issue 16: the instances the Operations page lists, from their heartbeats. */

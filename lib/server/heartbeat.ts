@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { desc, eq, gt, lt } from "drizzle-orm";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { instanceHeartbeats } from "@/lib/db/schema";
 
 /**

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PEER_ADDRESS_HEADER, resolveClientIp } from "@/lib/auth/client-ip";
+import { PEER_ADDRESS_HEADER, resolveClientIp } from "@/lib/client-ip";
 import { installPeerAddress } from "./peer-address";
 
 /**

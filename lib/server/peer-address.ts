@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { subscribe } from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
-import { PEER_ADDRESS_HEADER, peerAddressProof } from "@/lib/auth/client-ip";
+import { PEER_ADDRESS_HEADER, peerAddressProof } from "@/lib/client-ip";
 
 /**
  * Hands every request the address of the connection it came on (ADR 0039), so sign-in can be

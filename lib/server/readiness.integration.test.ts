@@ -1,7 +1,7 @@
 import net from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dropScratchDatabase } from "@/lib/db/testing/postgres-roles";
+import { dropScratchDatabase } from "@/test/kit/postgres";
 
 /**
  * Issue 16: readiness goes red when the database goes away and green when it comes back, with no

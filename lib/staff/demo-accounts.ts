@@ -1,4 +1,4 @@
-import type { StaffRole } from "@/lib/auth/roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 
 /**
  * The demo branches and accounts of a local run — the one list the seed, the README and the

@@ -6,7 +6,7 @@ import type { Staff } from "@/lib/auth/types";
 import { getDb } from "@/lib/db/client";
 import { authSessions, staffProfiles } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { passwordMessages, type ChangePasswordInput } from "./password-rules";
+import { passwordMessages, type ChangePasswordInput } from "@/lib/auth/password-rules";
 
 /**
  * The staff member replaces the temporary password an administrator gave them (ADR 0012).

@@ -9,4 +9,4 @@ export function generateTemporaryPassword(): string {
   return `${group()}-${group()}-${group()}`;
 }
 
-export { PASSWORD_MAX, PASSWORD_MIN } from "./password-rules";
+export { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/auth/password-rules";

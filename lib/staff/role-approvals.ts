@@ -1,26 +1,18 @@
 import "server-only";
 import { hashPassword } from "better-auth/crypto";
 import { and, asc, eq, isNull, ne, or, sql } from "drizzle-orm";
-import { recordAuditEvent, type DbExecutor } from "@/lib/audit";
-import type { StaffRole } from "@/lib/auth/roles";
+import { recordAuditEvent } from "@/lib/audit";
+import type { DbExecutor } from "@/lib/db/types";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 import { getDb } from "@/lib/db/client";
 import { authUsers, branches, staffRoleApprovals } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { generateTemporaryPassword } from "./passwords";
 import type { CreateStaffInput, UpdateStaffInput } from "./schemas";
 import { canDecide, decideGrant } from "./separation-of-duties";
-import {
-  applyStaffUpdate,
-  createStaffAccount,
-  findBranch,
-  findStaffMember,
-  insertStaffAccount,
-  isUniqueViolation,
-  updateStaffAccount,
-  usernameTaken,
-  type StaffMember,
-} from "./service";
-import { normalizeUsername } from "./username";
+import { applyStaffUpdate, createStaffAccount, findBranch, findStaffMember, insertStaffAccount, updateStaffAccount, usernameTaken, type StaffMember } from "./service";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
+import { normalizeUsername } from "@/lib/auth/username";
 
 /**
  * Maker-checker for grants of customer data (ADR 0020). An administrator's create or role change

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { STAFF_ROLES } from "@/lib/auth/roles";
-import { usernameSchema } from "./username";
+import { STAFF_ROLES } from "@/lib/domain/staff-roles";
+import { usernameSchema } from "@/lib/auth/username";
 
 /** The staff and branch forms' inputs, shared by the admin forms (client) and their actions (server). */
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { env } from "@/lib/env";
-import { roleLabels } from "@/lib/auth/roles";
+import { roleLabels } from "@/lib/domain/staff-roles";
 import { demoAccounts, demoBranches, type DemoAccount } from "./demo-accounts";
 import { countStaff, createStaffAccount, ensureBranch, findStaffByUsername, type Actor } from "./service";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { STAFF_ROLES, type StaffRole } from "@/lib/auth/roles";
+import { STAFF_ROLES, type StaffRole } from "@/lib/domain/staff-roles";
 import { canDecide, decideGrant, seesCustomerData, widensCustomerDataAccess } from "./separation-of-duties";
 
 const ACC = "branch-acc";

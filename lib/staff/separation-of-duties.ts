@@ -1,5 +1,5 @@
 import { hasPermission, type Permission } from "@/lib/auth/permissions";
-import type { StaffRole } from "@/lib/auth/roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 
 /**
  * Separation of duties (ADR 0020), as pure rules the service and its tests share. Derived from

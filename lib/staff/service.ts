@@ -1,10 +1,12 @@
 import "server-only";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { and, asc, count, eq, isNull, ne } from "drizzle-orm";
-import { recordAuditEvent, type DbExecutor } from "@/lib/audit";
+import { recordAuditEvent } from "@/lib/audit";
+import type { DbExecutor } from "@/lib/db/types";
 import { clearFailedSignIns } from "@/lib/auth/lockout-store";
-import type { StaffRole } from "@/lib/auth/roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 import { revokeAllSessionsOf } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { authAccounts, authUsers, branches, staffProfiles } from "@/lib/db/schema";
@@ -12,7 +14,7 @@ import { AppError } from "@/lib/errors";
 import { generateTemporaryPassword } from "./passwords";
 import type { CreateStaffInput, UpdateStaffInput } from "./schemas";
 import { decideGrant, type GrantDecision } from "./separation-of-duties";
-import { normalizeUsername, placeholderEmailFor } from "./username";
+import { normalizeUsername, placeholderEmailFor } from "@/lib/auth/username";
 
 /**
  * Staff accounts and branches: the use cases behind the admin pages, the seed and the
@@ -105,13 +107,6 @@ export async function findBranch(db: DbExecutor, branchId: string) {
     throw new AppError("VALIDATION", `no branch ${branchId}`, { fieldErrors: { branchId: ["Choose a branch from the list."] } });
   }
   return branch;
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  for (let current = error; current; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
 }
 
 /**

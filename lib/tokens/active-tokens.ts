@@ -1,9 +1,9 @@
 import "server-only";
 import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { authUsers, tokenRequests, type TokenRequest } from "@/lib/db/schema";
-import { factsFromRow } from "@/lib/watcher/token-facts";
+import { factsFromRow } from "./token-facts";
 import { TOKEN_LIFETIME_MS } from "./lifetime";
 import { deriveTokenState } from "./state";
 

@@ -2,13 +2,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { permissionsOf } from "@/lib/auth/permissions";
 import type { Staff } from "@/lib/auth/types";
-import { eraseCustomerDataOnRequest } from "@/lib/compliance/customer-record";
-import type { Database } from "@/lib/db/client";
+import { eraseCustomerDataOnRequest } from "@/lib/review/customer-record";
+import type { Database } from "@/lib/db/types";
 import { authUsers, branches, tokenRequests } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { createScratchPglite, createScratchPostgres, scratchPiiKeys, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
+import { createScratchPglite, createScratchPostgres, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import type { UpstreamClient } from "@/lib/upstream";
-import { remoteSubmission } from "./testing/submissions";
+import { remoteSubmission } from "@/test/kit/submissions";
 import { attachTokenFromSms, type SmsTokenAttacher } from "./attach-sms-token";
 import { issueRemoteToken, type TokenIssuer } from "./issue-token";
 

@@ -4,12 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
+import { openDatabase } from "@/lib/db/client";
+import type { OpenedDatabase } from "@/lib/db/types";
 import { auditEvents, authUsers, branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { computeReferenceIndex, decryptField, keyIdOf, type PiiKeys } from "@/lib/pii";
 import type { UpstreamClient } from "@/lib/upstream";
-import { fingerprintSubmission, remoteSubmission } from "./testing/submissions";
+import { fingerprintSubmission, remoteSubmission } from "@/test/kit/submissions";
 import { issueFingerprintToken, issueRemoteToken, type IssueDependencies, type TokenIssuer } from "./issue-token";
 import { getTokenRequestView } from "./token-views";
 

@@ -3,19 +3,19 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createActionWrapper } from "@/lib/actions/wrapper";
 import { permissionsOf } from "@/lib/auth/permissions";
-import type { StaffRole } from "@/lib/auth/roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 import type { Staff } from "@/lib/auth/types";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { authUsers, branches, tokenRequests } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { decryptField, type PiiKeys } from "@/lib/pii";
-import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
+import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import type { UpstreamClient } from "@/lib/upstream";
 import { remoteTokenActionSchema } from "@/lib/validation";
 import { issueRemoteToken, issuerFromStaff, type IssueDependencies } from "./issue-token";
 import { restartMessages } from "./restart-fields";
 import { restartViewerOf, startRestartForm, withRestartValues, type RestartDependencies } from "./restart-values";
-import { newGhanaCardNumber, remoteSubmission } from "./testing/submissions";
+import { newGhanaCardNumber, remoteSubmission } from "@/test/kit/submissions";
 
 /**
  * "New token for this customer" (ADR 0038): the earlier token's details are the issuer's alone,

@@ -2,8 +2,9 @@ import "server-only";
 import { recordAuditEvent } from "@/lib/audit";
 import { branchScopeFor, type BranchScope } from "@/lib/auth/branch-scope";
 import { hasPermission } from "@/lib/auth/permissions";
-import type { StaffRole } from "@/lib/auth/roles";
-import { getDb, type Database } from "@/lib/db/client";
+import type { StaffRole } from "@/lib/domain/staff-roles";
+import { getDb } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import type { TokenRequest } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { AppError, isAppError, type FieldErrors } from "@/lib/errors";
@@ -16,9 +17,9 @@ import {
   type FingerprintTokenFormInput,
   type RemoteTokenFormInput,
 } from "@/lib/validation";
-import { readScopedTokenRequest } from "@/lib/watcher/live-token-view";
+import { readScopedTokenRequest } from "@/lib/live/token-view";
 import { watcherSettingsFrom } from "@/lib/watcher/settings";
-import { factsFromRow } from "@/lib/watcher/token-facts";
+import { factsFromRow } from "./token-facts";
 import {
   isCarriableField,
   maskDateOfBirth,

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { createUpstreamClient, upstreamPaths, type UpstreamClientOptions } from "./client";
-import { captureLogs } from "./test-helpers";
+import { captureLogs } from "@/test/kit/upstream";
 import type { RemoteTokenRequest, UpstreamClient } from "./types";
 
 /**

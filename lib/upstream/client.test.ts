@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import { createUpstreamClient, upstreamPaths } from "./client";
-import { captureLogs, scriptFetch, type ScriptedAnswer } from "./test-helpers";
+import { captureLogs, scriptFetch, type ScriptedAnswer } from "@/test/kit/upstream";
 import type { RemoteTokenRequest } from "./types";
 
 const apiKey = "dGVzdC1wdWJsaWMtaWQ6dGVzdC1zZWNyZXQ=";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "@/sandbox/app";
-import { captureLogs } from "@/lib/upstream/test-helpers";
+import { captureLogs } from "@/test/kit/upstream";
 import { createUpstreamClient, type UpstreamClient } from "@/lib/upstream";
 import { toFingerprintTokenRequest, toRemoteTokenRequest } from "./remote-token-payload";
 import type { IdType } from "./token-form-shape";

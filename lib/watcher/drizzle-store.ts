@@ -1,10 +1,10 @@
 import "server-only";
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, min, or } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { tokenEvents, tokenRequests, upstreamCallBudget, type TokenRequest } from "@/lib/db/schema";
 import { isFinalState } from "@/lib/tokens/state";
-import { factsFromRow, factColumnsFrom } from "./token-facts";
+import { factsFromRow, factColumnsFrom } from "@/lib/tokens/token-facts";
 import type { WatchedToken, WatcherStore } from "./types";
 
 /**

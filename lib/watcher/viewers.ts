@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { getDb, type Database } from "@/lib/db/client";
+import { getDb } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { tokenRequests } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";

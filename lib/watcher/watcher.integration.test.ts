@@ -5,15 +5,16 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
+import { openDatabase } from "@/lib/db/client";
+import type { OpenedDatabase } from "@/lib/db/types";
 import { auditEvents, tokenEvents, tokenRequests, upstreamCallBudget } from "@/lib/db/schema";
-import { createScratchPglite, createScratchPostgres } from "@/lib/review/testing/scratch-database";
+import { createScratchPglite, createScratchPostgres } from "@/test/kit/database";
 import { createUpstreamClient } from "@/lib/upstream";
 import type { UpstreamClient } from "@/lib/upstream";
 import { createDrizzleWatcherStore } from "./drizzle-store";
 import { watcherSettingsFrom } from "./settings";
 import { createWatcher } from "./watcher";
-import { seedIssuedTokens as seedIssuedTokensWith } from "./testing/seed-issued-tokens";
+import { seedIssuedTokens as seedIssuedTokensWith } from "@/test/kit/issued-tokens";
 import { recordViews } from "./viewers";
 
 /**

@@ -8,8 +8,8 @@ import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
 import { getDb } from "@/lib/db/client";
 import { stateFilters, type StateFilter } from "@/lib/live/token-list-view";
-import { liveViewSettings } from "@/lib/watcher/live-settings";
-import { listTodayTokens } from "@/lib/watcher/live-token-view";
+import { liveViewSettings } from "@/lib/live/settings";
+import { listTodayTokens } from "@/lib/live/token-view";
 
 export const metadata: Metadata = { title: "Tokens" };
 export const dynamic = "force-dynamic";

@@ -2,8 +2,8 @@ import { isOwnSiteNavigation } from "@/lib/auth/request-origin";
 import { staffRoute } from "@/lib/auth/route";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { liveViewSettings } from "@/lib/watcher/live-settings";
-import { listTodayTokensSince } from "@/lib/watcher/live-token-view";
+import { liveViewSettings } from "@/lib/live/settings";
+import { listTodayTokensSince } from "@/lib/live/token-view";
 import { noteTokensViewed } from "@/lib/watcher/viewers";
 
 export const dynamic = "force-dynamic";

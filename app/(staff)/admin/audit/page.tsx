@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Select } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
-import { listAuditActions } from "@/lib/audit";
+import { listAuditActions } from "@/lib/review/audit-trail";
 import { auditActionLabel } from "@/lib/audit/actions";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { requirePermission } from "@/lib/auth/pages";
@@ -50,7 +50,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
 
   const [{ events, total, pageCount, names }, actions, allStaff] = await Promise.all([
     listAuditTrailPage(await getDb(), scope, filter, page, PAGE_SIZE),
-    listAuditActions(scope),
+    listAuditActions(await getDb(), scope),
     listStaff(),
   ]);
   const staffOptions = scope.kind === "all" ? allStaff : allStaff.filter((member) => member.branch.id === scope.branchId);

@@ -1,8 +1,8 @@
 "use server";
 
 import { defineAction } from "@/lib/actions";
-import { eraseCustomerDataOnRequest, produceCustomerRecord } from "@/lib/compliance/customer-record";
-import { customerErasureRequestSchema, customerRecordRequestSchema } from "@/lib/compliance/customer-record-schema";
+import { eraseCustomerDataOnRequest, produceCustomerRecord } from "@/lib/review/customer-record";
+import { customerErasureRequestSchema, customerRecordRequestSchema } from "@/lib/review/customer-record-schema";
 import { retentionSettingsFrom } from "@/lib/compliance/retention-job";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";

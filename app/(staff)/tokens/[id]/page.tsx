@@ -15,10 +15,10 @@ import { getDb } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { getTokenRequestView } from "@/lib/tokens";
 import { tokenKindLabels } from "@/lib/tokens/display";
-import { liveViewSettings } from "@/lib/watcher/live-settings";
+import { liveViewSettings } from "@/lib/live/settings";
 import { attachSmsTokenAction } from "./actions";
 import { wakeTokenWatcher } from "@/lib/watcher/boot";
-import { getLiveToken, readScopedTokenRequest } from "@/lib/watcher/live-token-view";
+import { getLiveToken, readScopedTokenRequest } from "@/lib/live/token-view";
 import { recordTokenOpened } from "@/lib/watcher/viewers";
 
 export const metadata: Metadata = { title: "Token" };

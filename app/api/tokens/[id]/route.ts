@@ -1,8 +1,8 @@
 import { isOwnSiteNavigation } from "@/lib/auth/request-origin";
 import { staffRoute } from "@/lib/auth/route";
 import { getDb } from "@/lib/db/client";
-import { liveViewSettings } from "@/lib/watcher/live-settings";
-import { getLiveTokenIfChanged } from "@/lib/watcher/live-token-view";
+import { liveViewSettings } from "@/lib/live/settings";
+import { getLiveTokenIfChanged } from "@/lib/live/token-view";
 import { noteTokensViewed } from "@/lib/watcher/viewers";
 
 // Customer data, polled every few seconds: always from the database, never cached anywhere.

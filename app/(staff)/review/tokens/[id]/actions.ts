@@ -1,8 +1,8 @@
 "use server";
 
 import { defineAction } from "@/lib/actions";
-import { placeLegalHold, releaseLegalHold } from "@/lib/compliance/customer-record";
-import { legalHoldSchema } from "@/lib/compliance/customer-record-schema";
+import { placeLegalHold, releaseLegalHold } from "@/lib/review/customer-record";
+import { legalHoldSchema } from "@/lib/review/customer-record-schema";
 import { getDb } from "@/lib/db/client";
 import { getPiiKeys } from "@/lib/pii";
 import { revealIdNumberSchema } from "@/lib/review/reveal-schema";

@@ -11,8 +11,8 @@ import { consentWordingByVersion } from "@/lib/compliance/consent";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { isAppError } from "@/lib/errors";
-import { liveViewSettings } from "@/lib/watcher/live-settings";
-import { getLiveToken } from "@/lib/watcher/live-token-view";
+import { liveViewSettings } from "@/lib/live/settings";
+import { getLiveToken } from "@/lib/live/token-view";
 
 export const metadata: Metadata = { title: "Verification slip" };
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
  * Seeds the live specs' fixtures (see live-fixtures.ts) into the e2e database, after the demo seed
  * and before `next start` opens it. Test runs only: refuses anything but APP_ENV=test. Idempotent.
  *
- *   tsx --conditions=react-server e2e/live-seed.ts
+ *   tsx --conditions=react-server e2e/support/live-seed.ts
  */
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
@@ -14,7 +14,7 @@ import { retentionSettingsFrom, runRetentionJob } from "@/lib/compliance/retenti
 import { liveFixtures } from "./live-fixtures";
 
 if (env().APP_ENV !== "test") {
-  console.error("e2e/live-seed.ts writes test fixtures and runs only with APP_ENV=test.");
+  console.error("e2e/support/live-seed.ts writes test fixtures and runs only with APP_ENV=test.");
   process.exit(1);
 }
 
@@ -144,7 +144,7 @@ try {
   const retention = await runRetentionJob(db, { settings: retentionSettingsFrom(env()), trigger: "command" });
   console.log(`live fixtures: ${insertedExpired.length + insertedUnknown.length + insertedOld} seeded; retention job erased contact data of ${retention.contactErased}, identity data of ${retention.identityErased}`);
 } catch (error) {
-  console.error(`e2e/live-seed.ts failed: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`e2e/support/live-seed.ts failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
 } finally {
   await closeDb();

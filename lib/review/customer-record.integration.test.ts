@@ -2,14 +2,14 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { permissionsOf } from "@/lib/auth/permissions";
-import type { StaffRole } from "@/lib/auth/roles";
+import type { StaffRole } from "@/lib/domain/staff-roles";
 import type { Staff } from "@/lib/auth/types";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { authUsers, tokenRequests } from "@/lib/db/schema";
 import { demoKnownCustomer, planDemoData } from "@/lib/review/demo-data";
 import { writeDemoData } from "@/lib/review/demo-data-writer";
-import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
-import { retentionSettingsFrom } from "./retention-job";
+import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
+import { retentionSettingsFrom } from "@/lib/compliance/retention-job";
 import { eraseCustomerDataOnRequest, HEAD_OFFICE_HOLD_MESSAGE, placeLegalHold, produceCustomerRecord, releaseLegalHold } from "./customer-record";
 
 /**

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { namedReadsKey } from "@/lib/db/prepared";
 import { authUsers, branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
-import { createScratchPglite, createScratchPostgres, type ScratchDatabase } from "@/lib/review/testing/scratch-database";
+import { createScratchPglite, createScratchPostgres, type ScratchDatabase } from "@/test/kit/database";
 import { defaultFollowPolicy } from "@/lib/tokens/state";
-import { getLiveTokenIfChanged, listTodayTokensSince, type LiveViewer, type LiveViewSettings } from "./live-token-view";
-import { pendingLimitMs } from "./token-facts";
-import { recordViews } from "./viewers";
+import { getLiveTokenIfChanged, listTodayTokensSince, type LiveViewer, type LiveViewSettings } from "./token-view";
+import { pendingLimitMs } from "@/lib/tokens/token-facts";
+import { recordViews } from "@/lib/watcher/viewers";
 
 /**
  * Conditional answers of the poll routes (ADR 0026): a 304 only when nothing the viewer sees

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { OpenedDatabase } from "@/lib/db/client";
+import type { OpenedDatabase } from "@/lib/db/types";
 import { authUsers, branches, tokenRequests } from "@/lib/db/schema";
 import type { UpstreamClient } from "@/lib/upstream";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { env } from "@/lib/env";
-import type { LiveViewSettings } from "./live-token-view";
-import { watcherSettingsFrom } from "./settings";
+import type { LiveViewSettings } from "./token-view";
+import { watcherSettingsFrom } from "@/lib/watcher/settings";
 
 /** The read side's settings from this process's env (the same follow limit and cadence as the watcher's). */
 export function liveViewSettings(): LiveViewSettings {

@@ -1,7 +1,7 @@
 import { expect, type Browser, type Page } from "@playwright/test";
-import type { TestCustomer } from "./support/customers";
-import { listCalls, messagesFor, type SandboxCall } from "./support/sandbox";
-import { chooseIdType, choosePurpose, fillContact, openRemoteForm, shownToken, submitAndOpenToken } from "./support/token-forms";
+import type { TestCustomer } from "./customers";
+import { listCalls, messagesFor, type SandboxCall } from "./sandbox";
+import { chooseIdType, choosePurpose, fillContact, openRemoteForm, shownToken, submitAndOpenToken } from "./token-forms";
 
 /**
  * What the live specs do besides the token forms: play the customer on the sandbox's link page or

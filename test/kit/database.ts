@@ -4,8 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import type { SQL } from "drizzle-orm";
 import pg from "pg";
-import { openDatabase, type OpenedDatabase } from "@/lib/db/client";
-import { dropScratchDatabase, scratchPostgresSettings } from "@/lib/db/testing/postgres-roles";
+import { openDatabase } from "@/lib/db/client";
+import type { OpenedDatabase } from "@/lib/db/types";
+import { dropScratchDatabase, scratchPostgresSettings } from "./postgres";
 import { keyIdOf, type PiiKeys } from "@/lib/pii";
 
 /**

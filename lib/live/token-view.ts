@@ -3,16 +3,16 @@ import { createHash } from "node:crypto";
 import { and, desc, eq, gte, inArray, sql, type Placeholder } from "drizzle-orm";
 import { z } from "zod";
 import { assertInBranchScope, branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { builtOncePerDatabase } from "@/lib/db/prepared";
 import { authUsers, branches, tokenEvents, tokenRequests, type TokenEvent, type TokenRequest } from "@/lib/db/schema";
 import { AppError, errorCatalog, type ErrorCode } from "@/lib/errors";
-import { displayContact, displayIdNumber } from "@/lib/compliance/erasure-note";
+import { displayContact, displayIdNumber } from "@/lib/pii/erasure-note";
 import { decryptField, maskEmail, maskIdNumber } from "@/lib/pii";
 import { deriveTokenState, restartableTokenStates, tokenStateLabelFor, type FollowPolicy, type TokenStateName } from "@/lib/tokens/state";
 import { idTypeLabels } from "@/lib/validation";
-import type { LiveTokenDetail, LiveTokenEvent, LiveTokenResponse, LiveTokenSummary, TodayTokensAnswer, TodayTokensResponse } from "./live-token-dto";
-import { factsFromRow, pendingLimitMs } from "./token-facts";
+import type { LiveTokenDetail, LiveTokenEvent, LiveTokenResponse, LiveTokenSummary, TodayTokensAnswer, TodayTokensResponse } from "./dto";
+import { factsFromRow, pendingLimitMs } from "@/lib/tokens/token-facts";
 
 /**
  * The read side of the live token: DTOs for the poll routes and the pages, from the database only

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { assertInBranchScope, branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Staff } from "@/lib/auth/types";
 import { recordAuditEvent } from "@/lib/audit";
-import type { Database } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { branches, tokenRequests, type TokenRequest } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { lastFourOf, maskIdNumber, type PiiKeys } from "@/lib/pii";
@@ -13,9 +13,9 @@ import { blindIndexOfSearchedIdNumber, normaliseSearchedIdNumber } from "@/lib/r
 import { reviewStateSql } from "@/lib/review/token-columns";
 import type { ReviewState } from "@/lib/review/filters";
 import type { customerErasureRequestSchema, customerRecordRequestSchema, legalHoldSchema } from "./customer-record-schema";
-import { erasePart } from "./erasure";
-import { erasedText, formatErasureDay } from "./erasure-note";
-import { AML_MINIMUM_YEARS, contactEraseDue, erasureOnRequest, identityEraseDue, type RetentionFacts, type RetentionSettings } from "./retention-policy";
+import { erasePart } from "@/lib/compliance/erasure";
+import { erasedText, formatErasureDay } from "@/lib/pii/erasure-note";
+import { AML_MINIMUM_YEARS, contactEraseDue, erasureOnRequest, identityEraseDue, type RetentionFacts, type RetentionSettings } from "@/lib/compliance/retention-policy";
 
 /**
  * The customer's own records (issue 14, Act 843's right of access): every token held for an ID

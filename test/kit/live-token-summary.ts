@@ -1,4 +1,4 @@
-import type { LiveTokenSummary } from "@/lib/watcher/live-token-dto";
+import type { LiveTokenSummary } from "@/lib/live/dto";
 
 /** One token as today's list answers it, for the browser-side tests: a waiting fingerprint token of the viewer's, unless told otherwise. */
 export function liveTokenSummary(id: string, fields: Partial<LiveTokenSummary> = {}): LiveTokenSummary {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changePasswordSchema } from "./change-password-schema";
+import { changePasswordSchema } from "@/lib/staff/change-password-schema";
 import { PASSWORD_MAX, PASSWORD_MIN, passwordMessages } from "./password-rules";
 
 const TEMPORARY = "k7m2-p9qx-4tnw";

@@ -3,11 +3,11 @@
  * way every process does, writes one branch, then closes — or, with "hold", keeps it open until
  * signalled. Prints "opened" once it holds the database; a refusal goes to stderr with exit code 3.
  *
- *   tsx --conditions=react-server lib/db/test-fixtures/open-and-write.ts <dataDir> <branchCode> [hold]
+ *   tsx --conditions=react-server test/kit/pglite-writer.ts <dataDir> <branchCode> [hold]
  */
 import { isAppError } from "@/lib/errors";
-import { openDatabase } from "../client";
-import { branches } from "../schema";
+import { openDatabase } from "@/lib/db/client";
+import { branches } from "@/lib/db/schema";
 
 const [dataDir, branchCode, mode] = process.argv.slice(2);
 if (!dataDir || !branchCode) throw new Error("usage: open-and-write.ts <dataDir> <branchCode> [hold]");
