@@ -99,8 +99,8 @@ function defineChainTests(label: string, createScratch: () => Promise<Scratch>) 
       await Promise.all(
         Array.from({ length: 50 }, (_, index) =>
           db.transaction(async (tx) => {
-            await recordAuditEvent({ action: "test.parallel", actor: null, actorLabel: `writer ${index}`, details: { index, text: "é ü ✓ \"quoted\";" } }, tx);
-            await recordAuditEvent({ action: "test.parallel_second", actor: null, actorLabel: `writer ${index}`, details: { index } }, tx);
+            await recordAuditEvent(tx, { action: "test.parallel", actor: null, actorLabel: `writer ${index}`, details: { index, text: "é ü ✓ \"quoted\";" } });
+            await recordAuditEvent(tx, { action: "test.parallel_second", actor: null, actorLabel: `writer ${index}`, details: { index } });
           }),
         ),
       );
@@ -138,7 +138,7 @@ function defineChainTests(label: string, createScratch: () => Promise<Scratch>) 
 
     it("records an event quoting hostile input (\\0 included) and keeps the chain whole", async () => {
       const { db } = scratch.opened;
-      await recordAuditEvent({ action: "test.hostile", actor: null, actorLabel: "a\u0000b", details: { typed: "x\u0000y", ["k\u0000"]: ["\u0000"] } }, db);
+      await recordAuditEvent(db, { action: "test.hostile", actor: null, actorLabel: "a\u0000b", details: { typed: "x\u0000y", ["k\u0000"]: ["\u0000"] } });
       const [event] = await db.select().from(auditEvents).where(eq(auditEvents.action, "test.hostile"));
       expect(event).toMatchObject({ actorLabel: "a\uFFFDb", details: { typed: "x\uFFFDy", ["k\uFFFD"]: ["\uFFFD"] } });
       expect((await verifyAuditChain(db)).firstBreak).toBeNull();
@@ -176,7 +176,7 @@ if (testDatabaseUrl) {
     let scratch: Scratch;
     beforeAll(async () => {
       scratch = await scratchPostgres(testDatabaseUrl);
-      await recordAuditEvent({ action: "test.kept", actor: null, details: {} }, scratch.opened.db);
+      await recordAuditEvent(scratch.opened.db, { action: "test.kept", actor: null, details: {} });
     });
     afterAll(async () => {
       await scratch?.destroy();
@@ -186,7 +186,7 @@ if (testDatabaseUrl) {
       const { db } = scratch.opened;
       const result = (await db.execute(sql`SELECT current_user AS me, (SELECT tableowner FROM pg_tables WHERE tablename = 'audit_events') AS owner`)) as unknown as { rows: { me: string; owner: string }[] };
       expect(result.rows[0]!.me).not.toBe(result.rows[0]!.owner);
-      await recordAuditEvent({ action: "test.app_insert", actor: null, details: {} }, db);
+      await recordAuditEvent(db, { action: "test.app_insert", actor: null, details: {} });
       expect((await verifyAuditChain(db)).eventCount).toBe(2);
     });
 
@@ -238,7 +238,7 @@ describe("npm run audit:verify", () => {
     const dataDir = path.join(dir, "pglite");
     try {
       let opened = await openDatabase({ pgliteDataDir: dataDir, label: "verify test" });
-      for (const action of ["test.one", "test.two", "test.three"]) await recordAuditEvent({ action, actor: null }, opened.db);
+      for (const action of ["test.one", "test.two", "test.three"]) await recordAuditEvent(opened.db, { action, actor: null });
       const [head] = await opened.db.select({ hash: auditEvents.hash }).from(auditEvents).where(eq(auditEvents.action, "test.three"));
       const [second] = await opened.db.select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.action, "test.two"));
       await opened.close();

@@ -2,6 +2,9 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/types";
+import type { ChainBreak, ChainReport } from "./chain-report";
+
+export type { ChainBreak, ChainReport } from "./chain-report";
 
 /**
  * Checks the audit trail's hash chain (ADR 0019) independently of the database: every hash is
@@ -29,23 +32,6 @@ export type ChainLink = {
   requestId: string | null;
   prevHash: string;
   hash: string;
-};
-
-export type ChainBreak = {
-  /** The event where the chain stops holding (for a missing event: the one after the gap). */
-  id: string;
-  chainSeq: string;
-  reason: "hash_mismatch" | "prev_hash_mismatch" | "sequence_gap";
-  message: string;
-};
-
-export type ChainReport = {
-  eventCount: number;
-  /** The last event's hash: keep it outside the database to catch a rewrite of the whole tail. */
-  headHash: string;
-  headSeq: string | null;
-  firstBreak: ChainBreak | null;
-  durationMs: number;
 };
 
 const field = (value: string | null) => (value === null ? "-;" : `${Buffer.byteLength(value, "utf8")}:${value};`);

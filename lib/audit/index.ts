@@ -6,8 +6,8 @@ import type { KnownAuditAction } from "./actions";
 
 /**
  * The audit trail: append-only. This module has no update or delete — and the database refuses
- * both anyway (migration 0001). Pass the transaction of the change being audited as `executor`
- * so the change and its record commit together or not at all.
+ * both anyway (migration 0001). Pass the transaction of the change being audited as `db` so the
+ * change and its record commit together or not at all.
  */
 
 export type AuditEventInput = {
@@ -24,8 +24,23 @@ export type AuditEventInput = {
   requestId?: string;
 };
 
-export async function recordAuditEvent(event: AuditEventInput, executor?: DbExecutor): Promise<void> {
-  const db = executor ?? (await getDb());
+/**
+ * Writes one event with `db`: the transaction of the change being audited, or the database.
+ * The `(event, executor?)` form is the older one, kept while callers move to `(db, event)`.
+ */
+export async function recordAuditEvent(db: DbExecutor, event: AuditEventInput): Promise<void>;
+/** @deprecated Pass the executor first: `recordAuditEvent(db, event)`. */
+export async function recordAuditEvent(event: AuditEventInput, executor?: DbExecutor): Promise<void>;
+export async function recordAuditEvent(first: DbExecutor | AuditEventInput, second?: AuditEventInput | DbExecutor): Promise<void> {
+  if (isExecutor(first)) return insertAuditEvent(first, second as AuditEventInput);
+  return insertAuditEvent((second as DbExecutor | undefined) ?? (await getDb()), first);
+}
+
+function isExecutor(value: DbExecutor | AuditEventInput): value is DbExecutor {
+  return typeof (value as { insert?: unknown }).insert === "function";
+}
+
+async function insertAuditEvent(db: DbExecutor, event: AuditEventInput): Promise<void> {
   await db.insert(auditEvents).values({
     action: event.action,
     actorUserId: event.actor?.userId ?? null,

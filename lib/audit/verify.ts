@@ -1,7 +1,7 @@
 import "server-only";
-import type { Staff } from "@/lib/auth/types";
 import type { Database } from "@/lib/db/types";
-import { verifyAuditChain, type ChainReport } from "./chain";
+import { verifyAuditChain } from "./chain";
+import type { ChainReport } from "./chain-report";
 import { recordAuditEvent } from "./index";
 
 /**
@@ -9,23 +9,26 @@ import { recordAuditEvent } from "./index";
  * check, head hash included. A server action runs it (a POST from Veridesk's own page), never the
  * page's GET: another site's link must not make an administrator's browser write to the trail.
  */
-export async function verifyAndRecordAuditChain(db: Database, context: { staff: Staff; requestId: string }): Promise<ChainReport> {
+export type ChainCheckContext = {
+  actor: { userId: string; username: string };
+  branchId: string | null;
+  requestId: string;
+};
+
+export async function verifyAndRecordAuditChain(db: Database, context: ChainCheckContext): Promise<ChainReport> {
   const report = await verifyAuditChain(db);
-  await recordAuditEvent(
-    {
-      action: "audit.chain_verified",
-      actor: { userId: context.staff.userId, username: context.staff.username },
-      branchId: context.staff.branch.id,
-      details: {
-        eventCount: report.eventCount,
-        headSeq: report.headSeq,
-        headHash: report.headHash,
-        intact: report.firstBreak === null,
-        ...(report.firstBreak ? { firstBrokenEventId: report.firstBreak.id } : {}),
-      },
-      requestId: context.requestId,
+  await recordAuditEvent(db, {
+    action: "audit.chain_verified",
+    actor: context.actor,
+    branchId: context.branchId,
+    details: {
+      eventCount: report.eventCount,
+      headSeq: report.headSeq,
+      headHash: report.headHash,
+      intact: report.firstBreak === null,
+      ...(report.firstBreak ? { firstBrokenEventId: report.firstBreak.id } : {}),
     },
-    db,
-  );
+    requestId: context.requestId,
+  });
   return report;
 }

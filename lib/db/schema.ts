@@ -1,6 +1,9 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgEnum, pgSequence, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { ID_TYPES } from "@/lib/domain/id-types";
 import { STAFF_ROLES } from "@/lib/domain/staff-roles";
+import { TOKEN_KINDS } from "@/lib/domain/token-kinds";
+import { TOKEN_STATES } from "@/lib/domain/token-states";
 
 /**
  * The one schema of Veridesk, shared by PGlite and PostgreSQL: `npm run db:generate` turns it into
@@ -216,8 +219,8 @@ export type SignInThrottle = typeof signInThrottles.$inferSelect;
 // search (ADR 0006). The live state of an issued token (issue 6) goes in columns added here
 // later (state, next poll time, result); the issuing columns below never change after settling.
 
-export const tokenKind = pgEnum("token_kind", ["fingerprint", "remote"]);
-export const tokenIdType = pgEnum("token_id_type", ["GHANA_CARD", "VOTER", "PASSPORT", "DRIVER_LICENCE"]);
+export const tokenKind = pgEnum("token_kind", TOKEN_KINDS);
+export const tokenIdType = pgEnum("token_id_type", ID_TYPES);
 /**
  * How the issuing call ended: `pending` while it runs; `issued` with a token; `outcome_unknown`
  * when no readable answer came (timeout, unreadable 200) — the service may have issued a token
@@ -227,15 +230,7 @@ export const tokenIdType = pgEnum("token_id_type", ["GHANA_CARD", "VOTER", "PASS
 export const tokenIssueOutcome = pgEnum("token_issue_outcome", ["pending", "issued", "outcome_unknown", "rejected", "failed_upstream"]);
 
 /** The live state of an issued token as the watcher last derived it (lib/tokens/state.ts). */
-export const tokenLiveState = pgEnum("token_live_state", [
-  "waiting",
-  "in_progress",
-  "successful",
-  "failed",
-  "expired",
-  "invalid",
-  "outcome_unknown",
-]);
+export const tokenLiveState = pgEnum("token_live_state", TOKEN_STATES);
 /** The outcome in token_status's result object. */
 export const tokenResultStatus = pgEnum("token_result_status", ["SUCCESSFUL", "FAILED"]);
 

@@ -118,8 +118,7 @@ export async function rotatePiiKeys(db: Database, options: { from: PiiKeys; to: 
 
   report.durationMs = Math.round(performance.now() - started);
   if (!dryRun) {
-    await recordAuditEvent(
-      {
+    await recordAuditEvent(db, {
       action: "pii.keys_rotated",
       actor: null,
       actorLabel: "pii:rotate",
@@ -132,9 +131,7 @@ export async function rotatePiiKeys(db: Database, options: { from: PiiKeys; to: 
         indexesRecomputed: report.indexesRecomputed,
         rowsUnderAnotherKey: report.rowsUnderAnotherKey,
       },
-      },
-      db,
-    );
+    });
   }
   return report;
 }

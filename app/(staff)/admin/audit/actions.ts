@@ -19,5 +19,9 @@ export const verifyAuditTrailAction = defineAction(
       if (scope.kind !== "all") throw new AppError("FORBIDDEN", "verifying the chain reads every branch's events");
     },
   },
-  async ({ staff, requestId }) => verifyAndRecordAuditChain(await getDb(), { staff, requestId }),
+  async ({ staff, requestId }) => verifyAndRecordAuditChain(await getDb(), {
+      actor: { userId: staff.userId, username: staff.username },
+      branchId: staff.branch.id,
+      requestId,
+    }),
 );
