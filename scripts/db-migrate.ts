@@ -1,6 +1,7 @@
 /**
  * Brings the configured database (DATABASE_URL, else PGlite in PGLITE_DATA_DIR) up to date with the
- * committed migrations in drizzle/, and says what it did. With MIGRATION_DATABASE_URL (the owner
+ * committed migrations in drizzle/, and says what it did. Then it encrypts the reference and phone
+ * numbers of rows written before they were encrypted (ADR 0023; nothing to do once done). With MIGRATION_DATABASE_URL (the owner
  * role) it migrates as the owner and grants DATABASE_URL's role only what the app needs (ADR 0019). On PGlite it takes the directory's lock
  * like any other process, so it is refused while the app runs on the same directory.
  *
@@ -11,6 +12,8 @@
  */
 import { openDatabase } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { backfillContactEncryption } from "@/lib/pii/backfill";
+import { getPiiKeys } from "@/lib/pii/keys";
 
 async function migrateConfiguredDatabase(): Promise<void> {
   const settings = env();
@@ -29,6 +32,9 @@ async function migrateConfiguredDatabase(): Promise<void> {
       console.log(`Applied ${applied.length} migration(s) in ${durationMs} ms (${alreadyApplied} already applied):`);
       for (const tag of applied) console.log(`  + ${tag}`);
     }
+    // Keys are asked for only when a row needs them, so a fresh database migrates without any.
+    const encrypted = await backfillContactEncryption(opened.db, getPiiKeys);
+    console.log(encrypted === 0 ? "Contact encryption: no older rows left in clear." : `Contact encryption: encrypted the reference and phone numbers of ${encrypted} older token(s).`);
   } finally {
     await opened.close();
   }

@@ -8,12 +8,13 @@ import { openDatabase } from "@/lib/db/client";
 import { authUsers, branches, tokenRequests } from "@/lib/db/schema";
 import { scratchPiiKeys } from "@/test/kit/database";
 import { computeReferenceIndex } from "./blind-index";
+import { backfillContactEncryption } from "./backfill";
 import { decryptField } from "./field-encryption";
 
 /**
- * Issue 12 finding 7: rows written before the reference and phones were encrypted hold them in
- * clear; the next open of the database (migrate, then backfill) encrypts them and leaves only the
- * masked copy, and a second open changes nothing.
+ * Rows written before the reference and phones were encrypted (ADR 0023) hold them in clear; the
+ * backfill the server start and `npm run db:migrate` run after opening the database encrypts them
+ * and leaves only the masked copy, and a second run changes nothing.
  */
 
 const keys = scratchPiiKeys();
@@ -25,7 +26,7 @@ afterAll(() => fs.rmSync(tempDir, { recursive: true, force: true }));
 describe("encryption backfill of older rows", () => {
   it("encrypts the clear reference and phone numbers of older rows, masks them, and is a no-op the second time", async () => {
     const id = randomUUID();
-    const first = await openDatabase({ pgliteDataDir, label: "backfill test", piiKeys: () => keys });
+    const first = await openDatabase({ pgliteDataDir, label: "backfill test" });
     const [branch] = await first.db.insert(branches).values({ code: "BF1", name: "Backfill" }).returning();
     const userId = randomUUID();
     await first.db.insert(authUsers).values({ id: userId, name: "Teller", email: `${userId}@staff.invalid`, username: `bf${userId.slice(0, 6)}` });
@@ -47,7 +48,8 @@ describe("encryption backfill of older rows", () => {
     });
     await first.close();
 
-    const second = await openDatabase({ pgliteDataDir, label: "backfill test", piiKeys: () => keys });
+    const second = await openDatabase({ pgliteDataDir, label: "backfill test" });
+    await backfillContactEncryption(second.db, () => keys);
     const [row] = await second.db.select().from(tokenRequests).where(eq(tokenRequests.id, id));
     expect(JSON.stringify(row)).not.toContain("4123987");
     expect(row).toMatchObject({ referenceMasked: "024 ••• 3987", phoneNumberMasked: "024 ••• 3987", smsSentToMasked: "233 ••••• 3987" });
@@ -57,7 +59,8 @@ describe("encryption backfill of older rows", () => {
     expect(row!.referenceIndex).toBe(computeReferenceIndex("0244123987", keys));
     await second.close();
 
-    const third = await openDatabase({ pgliteDataDir, label: "backfill test", piiKeys: () => keys });
+    const third = await openDatabase({ pgliteDataDir, label: "backfill test" });
+    await backfillContactEncryption(third.db, () => keys);
     const [again] = await third.db.select().from(tokenRequests).where(eq(tokenRequests.id, id));
     expect(again).toEqual(row);
     await third.close();

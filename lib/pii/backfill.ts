@@ -10,10 +10,10 @@ type AnyDatabase = PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
 const batchSize = 500;
 
 /**
- * Encrypts the reference and phone numbers of rows written before they were encrypted (issue 12
- * finding 7, ADR 0023): reads the clear values still in reference_id, phone_number and
- * sms_sent_to, writes ciphertext and blind index, and leaves only the masked copy in those
- * columns. Runs after every migration (lib/db/client.ts); a row is done when reference_encrypted
+ * Encrypts the reference and phone numbers of rows written before they were encrypted (ADR 0023):
+ * reads the clear values still in reference_id, phone_number and sms_sent_to, writes ciphertext
+ * and blind index, and leaves only the masked copy in those columns. Runs after opening the
+ * database, at server start (lib/server/start.ts) and in `npm run db:migrate`; a row is done when reference_encrypted
  * is set, so a second run, or a run interrupted half-way, picks up exactly the rows left. Keys are
  * asked for only when a row needs them, so a fresh database opens without any.
  */

@@ -13,7 +13,7 @@ import { decryptField, encryptField } from "./field-encryption";
 import { countRowsNotUnderKey, rotatePiiKeys } from "./rotation";
 
 /**
- * Issue 16: rotating the PII keys re-encrypts every value and recomputes every blind index under
+ * Rotating the PII keys re-encrypts every value and recomputes every blind index under
  * the new keys, leaves erased rows alone, is audited, and a second run finds nothing to do.
  */
 
@@ -25,7 +25,7 @@ const customer = { idNumber: "GHA-712345678-9", dateOfBirth: "1990-04-01", refer
 const rows = { whole: randomUUID(), contactErased: randomUUID(), allErased: randomUUID() };
 
 beforeAll(async () => {
-  opened = await openDatabase({ pgliteDataDir: path.join(tempDir, "pglite"), label: "rotation test", piiKeys: () => oldKeys });
+  opened = await openDatabase({ pgliteDataDir: path.join(tempDir, "pglite"), label: "rotation test" });
   const [branch] = await opened.db.insert(branches).values({ code: "RT1", name: "Rotation" }).returning();
   const userId = randomUUID();
   await opened.db.insert(authUsers).values({ id: userId, name: "Teller", email: `${userId}@staff.invalid`, username: `rt${userId.slice(0, 6)}` });

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { getDb, pendingMigrations } from "@/lib/db/client";
+import { getDb } from "@/lib/db/client";
+import { pendingMigrations } from "@/lib/db/migrate";
 import { upstreamCallBudget } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
