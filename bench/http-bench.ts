@@ -28,6 +28,9 @@ import { createUpstreamClient, type UpstreamClient } from "@/lib/upstream";
 import { firstLoadGzipPerRoute } from "@/scripts/support/bundle-budget";
 import { agentFor, killGroup, load as loadAt, loadAverage, mergeStatuses, percentile, rate, repoRoot, run, signIn as signInAt, waitForUrl, type Sample } from "./support/http-load";
 
+// Next sends anonymous usage data unless told not to; a bank's servers send nothing out (docs/operations.md).
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
 const appPort = Number(process.env.BENCH_APP_PORT ?? 3261);
 const sandboxPort = Number(process.env.BENCH_SANDBOX_PORT ?? 4260);
 const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;

@@ -19,6 +19,9 @@ import pg from "pg";
 import { renderNginxConfig } from "@/deploy/render-nginx";
 import { agentFor, killGroup, load, loadAverage, mergeStatuses, percentile, rate, repoRoot, run, signIn, waitForUrl, type Sample } from "./support/http-load";
 
+// Next sends anonymous usage data unless told not to; a bank's servers send nothing out (docs/operations.md).
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
 const basePort = Number(process.env.BENCH_INSTANCES_PORT ?? 3360);
 const ports = { a: basePort + 1, b: basePort + 2, nginxOne: basePort + 10, nginxTwo: basePort + 11, sandbox: basePort + 20 };
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);

@@ -9,6 +9,9 @@
 import { openSync, writeSync } from "node:fs";
 import { runToCompletion, startServer, superviseTogether } from "./support/processes";
 
+// Next sends anonymous usage data unless told not to; a bank's servers send nothing out (docs/operations.md).
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
 const tsx = ["--conditions=react-server"];
 const isProduction = process.env.APP_ENV === "production";
 const port = process.env.PORT ?? "3000";

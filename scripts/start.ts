@@ -7,6 +7,9 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { runToCompletion, startServer, superviseTogether } from "./support/processes";
 
+// Next sends anonymous usage data unless told not to; a bank's servers send nothing out (docs/operations.md).
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
 const port = process.env.PORT ?? "3000";
 const sandboxPort = process.env.SANDBOX_PORT ?? "4010";
 const isProduction = process.env.APP_ENV === "production";
