@@ -47,6 +47,7 @@ const DATABASE_ROOTS = [
   "^lib/db/",
   "^lib/auth/(server|session)\\.ts$", // better-auth's instance and the request's session
   "^lib/server/readiness\\.ts$", // the probe that asks whether the database answers
+  "^lib/server/start\\.ts$", // the server's start: the backfill after opening, the heartbeat's database
   "^lib/watcher/(boot|viewers)\\.ts$", // the loop's start and the batched view writes
   "^lib/compliance/retention-schedule\\.ts$", // the scheduler
 ];

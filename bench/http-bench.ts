@@ -1,5 +1,5 @@
 /**
- * `npm run bench:http` (issue 15, never part of `npm test`): the HTTP hot paths, measured side by
+ * `npm run bench:http` (ADR 0026, never part of `npm test`): the HTTP hot paths, measured side by
  * side in one run against the built app (`next start`), first on PGlite, then on PostgreSQL.
  *
  *   npm run bench:http                        # uses .next (run `npx next build` first), or builds

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:http` only: gives the benchmark's app database today's tokens (issue 15) — `count`
+ * `npm run bench:http` only: gives the benchmark's app database today's tokens (ADR 0026) — `count`
  * fingerprint tokens of teller.accra's branch issued in the last hours, each with its two events,
  * and prints the id of one. Runs before `next start` (an embedded database has one owner at a time).
  *

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:instances` (issue 16, never part of `npm test`): does a second instance add
+ * `npm run bench:instances` (ADR 0024, never part of `npm test`): does a second instance add
  * throughput? Two built instances (`next start`) on one scratch PostgreSQL database, and two nginx
  * processes rendered from deploy/nginx — one sending everything to instance A, one spreading over
  * A and B, both with TLS as in production. The poll routes are loaded through each in interleaved

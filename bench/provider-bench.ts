@@ -1,5 +1,5 @@
 /**
- * Provider benchmark (issue 11, ADR 0017): what following tokens costs the verification service,
+ * Provider benchmark (ADR 0017): what following tokens costs the verification service,
  * and how soon a watching page shows an outcome, measured side by side in one run against the
  * real sandbox process, the real watcher and a scratch PGlite. See bench/README.md.
  *

@@ -43,7 +43,7 @@ describe("parseEnv", () => {
     PII_INDEX_KEY: "qEJI4lmwSOg0Mja1G9VJHDH0mE9Tx5/HyYeNEweczjg=",
   };
 
-  it("refuses identity retention under the AML minimum in production unless RETENTION_ALLOW_SHORT=1 (issue 14)", () => {
+  it("refuses identity retention under the AML minimum in production unless RETENTION_ALLOW_SHORT=1 (ADR 0022)", () => {
     expect(parseEnv(production).RETENTION_IDENTITY_YEARS).toBe(5);
     expect(parseEnv(production).RETENTION_CONTACT_DAYS).toBe(90);
     for (const years of ["1", "4"]) {

@@ -111,7 +111,7 @@ export const envSchema = z
     PII_ENCRYPTION_KEY: piiKey().optional(),
     PII_INDEX_KEY: piiKey().optional(),
     /**
-     * Retention of customer data (issue 14, ADR 0022), counted from the end of each token.
+     * Retention of customer data (ADR 0022), counted from the end of each token.
      * Contact data (phone, e-mail, reference) is erased after RETENTION_CONTACT_DAYS; identity
      * data (ID number, date of birth) after RETENTION_IDENTITY_YEARS, which production refuses
      * below the AML Act's 5 years unless RETENTION_ALLOW_SHORT=1 (a deliberate, documented choice).
@@ -124,7 +124,7 @@ export const envSchema = z
     /** Off on instances that must never erase (e.g. a read replica's app); on by default. */
     RETENTION_JOB_ENABLED: z.stringbool().default(true),
     /**
-     * `npm run bench:http` only (issue 15): serves GET /api/bench/ceiling, a constant JSON answer
+     * `npm run bench:http` only (ADR 0026): serves GET /api/bench/ceiling, a constant JSON answer
      * measuring the framework's own ceiling. Off by default; refused in production.
      */
     BENCH_CEILING_ROUTE: z.stringbool().default(false),

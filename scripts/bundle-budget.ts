@@ -1,5 +1,5 @@
 /**
- * The first-load JS budget (issue 15, ADR 0027), run by `npm test` after the build: every page at
+ * The first-load JS budget (ADR 0027), run by `npm test` after the build: every page at
  * or under 180 kB gzip, except the pages listed below, each held at what it weighs today so it can
  * only get lighter. Lower an allowance when a page sheds weight; remove it once the page is under
  * the goal. A page that grows past its figure fails the run, naming it.

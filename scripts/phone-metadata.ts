@@ -1,7 +1,7 @@
 /**
  * Writes lib/validation/ghana-mobile-metadata.json: libphonenumber-js's mobile metadata cut down
  * to Ghana (+233), the only country the service sends its SMS to, so the browser loads about 1 kB
- * of metadata instead of every country's (issue 15). Run it after updating libphonenumber-js;
+ * of metadata instead of every country's (ADR 0027, the first-load JS budget). Run it after updating libphonenumber-js;
  * lib/validation/phone.test.ts fails while the file and the installed library disagree.
  *
  *   npx tsx scripts/phone-metadata.ts

@@ -1,5 +1,5 @@
 /**
- * Rotates the keys of customer data (issue 16, docs/operations.md "Rotate the PII keys"):
+ * Rotates the keys of customer data (docs/operations.md "Rotate the PII keys"):
  *
  *   PII_ENCRYPTION_KEY=<old> PII_INDEX_KEY=<old> \
  *   PII_ENCRYPTION_KEY_NEW=<new> PII_INDEX_KEY_NEW=<new> npm run pii:rotate -- --dry-run | --apply

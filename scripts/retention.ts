@@ -1,5 +1,5 @@
 /**
- * The retention job by hand (issue 14, ADR 0022): the same job the app runs on its schedule.
+ * The retention job by hand (ADR 0022): the same job the app runs on its schedule.
  *
  *   npm run retention -- --dry-run     counts what is due, erases nothing, writes no audit event
  *   npm run retention -- --apply       erases what is due; one audit event with the counts

@@ -33,7 +33,7 @@ export const auditActionLabels = {
   "token.restart_values_refused": "New token from another teller's token refused",
   "token.finished": "Token ended",
   "token.state_changed": "Token state changed",
-  // Supervisor review (issue 7, lib/review/audit-actions.ts).
+  // Supervisor review (ADR 0010, lib/review/audit-actions.ts).
   "token.viewed_by_supervisor": "Token opened by a supervisor",
   "token.id_revealed": "ID number revealed",
   "review.id_number_searched": "Searched by ID number",
@@ -43,7 +43,7 @@ export const auditActionLabels = {
   "audit.chain_verified": "Audit trail verified",
   "review.reconciliation_printed": "Reconciliation sheet printed",
   "review.reconciliation_signed_off": "Reconciliation sheet signed off",
-  // Compliance (issue 14, lib/compliance).
+  // Compliance (ADRs 0016, 0022, 0023; lib/compliance).
   "purpose.create": "Purpose added",
   "purpose.update": "Purpose policy changed",
   "consent.wording_publish": "Consent wording published",
@@ -54,7 +54,7 @@ export const auditActionLabels = {
   "customer.record_produced": "Customer's record of verifications produced",
   "customer.erasure_requested": "Customer's data erased on request",
   "customer.erasure_refused": "Erasure on request refused",
-  // Operations (issue 16).
+  // Operations (ADR 0024).
   "pii.keys_rotated": "Customer-data encryption keys rotated",
 } as const;
 

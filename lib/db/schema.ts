@@ -216,7 +216,7 @@ export type SignInThrottle = typeof signInThrottles.$inferSelect;
 // double submit finds the first attempt by its idempotency key, a timed-out call leaves a row
 // saying "outcome unknown", and every token the service issued is traced to who, where and when
 // (ADR 0005). Customer identifiers are stored encrypted, with a keyed blind index for exact
-// search (ADR 0006). The live state of an issued token (issue 6) goes in columns added here
+// search (ADR 0006). The live state of an issued token (ADR 0008) goes in columns added here
 // later (state, next poll time, result); the issuing columns below never change after settling.
 
 export const tokenKind = pgEnum("token_kind", TOKEN_KINDS);
@@ -244,7 +244,7 @@ export type RemoteTokenOptions = {
 };
 
 /**
- * The bank's verification purposes, each with its policy (issue 14): which kinds of token may be
+ * The bank's verification purposes, each with its policy (ADR 0016): which kinds of token may be
  * used for it and, for remote tokens, which ID documents. Data, not code, because the bank's
  * compliance officer owns the policy; admins change it on /admin/purposes (audited). The default
  * set is inserted by the migration that created the table, so every database starts with a
@@ -294,7 +294,7 @@ export const tokenRequests = pgTable(
 
     // What was sent: reference, purpose, branch name (fingerprint), phone and options (remote).
     // The reference (usually the customer's phone) and the phone numbers are encrypted like the
-    // ID number (issue 12 finding 7, ADR 0023): the SQL columns reference_id, phone_number and
+    // ID number (ADR 0023): the SQL columns reference_id, phone_number and
     // sms_sent_to hold only the MASKED display copy (`024 ••• 4567`); the migration
     // phone-encryption-consent-retention and lib/pii/backfill.ts encrypted the rows written before.
     /** Masked display copy of the reference (every run of 7+ digits masked); null once erased. */
@@ -313,7 +313,7 @@ export const tokenRequests = pgTable(
     options: jsonb("options").$type<RemoteTokenOptions>(),
 
     // The customer's identifiers: AES-256-GCM (lib/pii), never stored or logged in clear.
-    // The identity columns are null only once erased under the retention policy (issue 14).
+    // The identity columns are null only once erased under the retention policy (ADR 0022).
     idNumberEncrypted: text("id_number_encrypted"),
     /** HMAC of the canonical ID number: exact search and "same customer" without decrypting. */
     idNumberIndex: text("id_number_index"),
@@ -342,7 +342,7 @@ export const tokenRequests = pgTable(
     /** Whether the link also went by e-mail (to the encrypted address above). */
     isEmailSent: boolean("is_email_sent").notNull().default(false),
 
-    // ─── Live state (issue 6, lib/watcher): facts the watcher saw, from which lib/tokens/state.ts
+    // ─── Live state (ADR 0008, lib/watcher): facts the watcher saw, from which lib/tokens/state.ts
     // derives the state. Written only by the watcher, under its lease. See ADRs 0007 and 0008.
     /** The state last derived by the watcher (for lists and filters; pages derive it afresh). */
     liveState: tokenLiveState("live_state"),
@@ -383,7 +383,7 @@ export const tokenRequests = pgTable(
      */
     lastViewedAt: timestamp("last_viewed_at", { withTimezone: true }),
 
-    // ─── Compliance (issue 14, ADRs 0022, 0023) ─────────────────────────────────────────────────
+    // ─── Compliance (ADRs 0022, 0023) ─────────────────────────────────────────────────────────
     /** When the teller attested that the customer was told what is checked and agreed. */
     consentAttestedAt: timestamp("consent_attested_at", { withTimezone: true }),
     /** Which version of the consent wording (consent_wordings) the teller read out. */
@@ -422,7 +422,7 @@ export const tokenRequests = pgTable(
     index("token_requests_branch_created_idx").on(table.branchId, table.createdAt),
     index("token_requests_issued_by_created_idx").on(table.issuedByUserId, table.createdAt),
     index("token_requests_outcome_created_idx").on(table.outcome, table.createdAt),
-    // Supervisor review (issue 7, ADR 0010): state filter and sort, newest first; reference
+    // Supervisor review (ADR 0010): state filter and sort, newest first; reference
     // "starts with" and sort in byte order (collation "C"), whatever the database's collation.
     // The covering (created_at, id) INCLUDE (…) index of the list, export and figures is in the
     // hand-written migration review-covering-index (Drizzle cannot declare INCLUDE).
@@ -430,7 +430,7 @@ export const tokenRequests = pgTable(
     // The ID type filter, newest first, and its capped count (a rare type would otherwise scan
     // most of the table to count 10 000 matches; ADR 0014).
     index("token_requests_id_type_created_idx").on(table.idType, table.createdAt),
-    // The purpose filter of the review list (issue 14), newest first.
+    // The purpose filter of the review list (ADR 0016), newest first.
     index("token_requests_purpose_created_idx").on(table.purpose, table.createdAt),
     index("token_requests_reference_idx").using("btree", sql`(reference_id collate "C")`, table.createdAt),
     // The review's exact reference filter through the blind index (ADR 0023).
@@ -439,7 +439,7 @@ export const tokenRequests = pgTable(
 );
 
 /**
- * The consent wording tellers read to the customer (issue 14), versioned: publishing a new
+ * The consent wording tellers read to the customer (ADR 0023), versioned: publishing a new
  * wording adds a row, never edits one, so every token names the exact words its consent covered.
  * The newest version is the one in force. Version 1 is inserted by the migration.
  */
@@ -489,7 +489,7 @@ export const upstreamCallBudget = pgTable("upstream_call_budget", {
 });
 
 /**
- * Each running instance, as it last said it was (issue 16, lib/server/heartbeat.ts): written every
+ * Each running instance, as it last said it was (ADR 0024, lib/server/heartbeat.ts): written every
  * few seconds, marked while it stops, removed when it has stopped. The Operations page lists them;
  * one whose heartbeat is old has died without saying so.
  */

@@ -2,7 +2,7 @@ import "server-only";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 /**
- * What an instance tells Prometheus (issue 16, docs/operations.md lists the names). One registry
+ * What an instance tells Prometheus (ADR 0024; docs/operations.md lists the names). One registry
  * per process, kept on globalThis: Next bundles route handlers, server actions and
  * instrumentation separately, and each bundle would otherwise count into a registry of its own.
  * Labels are short fixed words — never a token, an id or anything a customer typed.

@@ -3,8 +3,8 @@ import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/types";
 
 /**
- * What an administrator needs to see of the running service (issue 11's backlog, issue 16's
- * Operations page): the provider budget all instances share, the watcher's backlog and how late
+ * What an administrator needs to see of the running service (the Operations page, ADRs 0017
+ * and 0024): the provider budget all instances share, the watcher's backlog and how late
  * its oldest due poll is, issuing attempts whose outcome is unknown, and what the service answered
  * over the last hour. Counts and times only: no customer data, no token of a customer.
  */

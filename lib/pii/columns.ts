@@ -1,5 +1,5 @@
 /**
- * Every column of customer personal data, in one place (issue 14, ADR 0022). The retention job
+ * Every column of customer personal data, in one place (ADR 0022). The retention job
  * erases them by clock, erasure on request by customer, and the PII-key rotation (rotation.ts)
  * re-encrypts the `encrypted` ones and recomputes the `blindIndex` ones: all three read this list,
  * so a new column of personal data added here is covered by all three, and one left out by none.

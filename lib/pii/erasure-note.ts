@@ -1,5 +1,5 @@
 /**
- * What an erased field reads, everywhere it would show (issue 14): "erased on 3 Mar 2031 under the
+ * What an erased field reads, everywhere it would show (ADR 0022): "erased on 3 Mar 2031 under the
  * retention policy". Pure (no server import), so pages, the slip, exports and the customer's record
  * all say it the same way.
  */

@@ -145,7 +145,7 @@ describe("masks", () => {
   });
 });
 
-describe("maskReference (issue 12 finding 7)", () => {
+describe("maskReference (ADR 0023)", () => {
   it("masks a phone number however it is written, and nothing else", async () => {
     const { maskReference } = await import("./mask");
     expect(maskReference("0241234567")).toBe("024 ••• 4567");

@@ -9,7 +9,7 @@ import { decryptField, encryptField } from "./field-encryption";
 import type { PiiKeys } from "./keys";
 
 /**
- * PII key rotation (issue 16, docs/operations.md): every encrypted column of every token request
+ * PII key rotation (docs/operations.md): every encrypted column of every token request
  * is decrypted under the old encryption key and encrypted under the new one, and every blind index
  * is recomputed from the same plaintext under the new index key — the columns come from the one
  * list in columns.ts. Run with every instance stopped (`npm run pii:rotate`): an instance still

@@ -2,7 +2,7 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 
 /**
- * Ends a stopping instance's keep-alive connections as their answers go out (issue 16, ADR 0024).
+ * Ends a stopping instance's keep-alive connections as their answers go out (ADR 0024).
  *
  * At the signal Next stops accepting connections and waits for the open ones to close. A
  * connection the balancer keeps alive, though, stays open after its answer and carries the

@@ -3,7 +3,7 @@ import { instanceHeartbeats } from "@/lib/db/schema";
 import { createScratchPglite, type ScratchDatabase } from "@/test/kit/database";
 import { HEARTBEAT_SILENT_MS, listInstances, startHeartbeat } from "./heartbeat";
 
-/** Issue 16: the instances the Operations page lists, from their heartbeats. */
+/** The instances the Operations page lists, from their heartbeats. */
 
 let scratch: ScratchDatabase;
 const log = { error: (details: object, message: string) => console.error(message, details) };

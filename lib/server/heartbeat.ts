@@ -6,7 +6,7 @@ import type { Database } from "@/lib/db/types";
 import { instanceHeartbeats } from "@/lib/db/schema";
 
 /**
- * Which instances are running (issue 16): each writes its row every HEARTBEAT_INTERVAL_MS, marks
+ * Which instances are running (ADR 0024): each writes its row every HEARTBEAT_INTERVAL_MS, marks
  * it "stopping" at SIGTERM and deletes it once stopped (lib/server/shutdown.ts). An instance that
  * died without saying so (SIGKILL, power loss) leaves a row that stops being renewed: the
  * Operations page shows it as silent. Rows silent for a day are pruned by the others.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropScratchDatabase } from "@/test/kit/postgres";
 
 /**
- * Issue 16: readiness goes red when the database goes away and green when it comes back, with no
+ * Readiness (ADR 0024) goes red when the database goes away and green when it comes back, with no
  * restart. The app reaches PostgreSQL through a TCP relay this test can cut and restore, as a
  * network fault or a database failover would.
  */

@@ -9,7 +9,7 @@ import { runningTokenWatcher } from "@/lib/watcher/boot";
 import { processShutdown } from "./shutdown";
 
 /**
- * Whether this instance should be sent work (issue 16): `GET /api/health/ready`. Red (503) while
+ * Whether this instance should be sent work (ADR 0024): `GET /api/health/ready`. Red (503) while
  * it shuts down, when its database does not answer, when the schema is behind the code, or when
  * its token watcher (if this instance runs one) has stopped looking for due tokens. The provider's
  * state is reported but never makes it red: every instance shares the provider, so taking them

@@ -1,5 +1,5 @@
 /**
- * The order in which a Veridesk server stops on SIGTERM or SIGINT (issue 16, ADR 0024).
+ * The order in which a Veridesk server stops on SIGTERM or SIGINT (ADR 0024).
  *
  * `next start` handles the signal itself: it stops accepting connections, lets the requests under
  * way finish, then calls `process.exit`. Left alone, that exit comes while the token watcher is

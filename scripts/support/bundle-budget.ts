@@ -3,7 +3,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 
 /**
- * First-load JS per page of a `next build` (issue 15, ADR 0027): the chunks Next lists for each
+ * First-load JS per page of a `next build` (ADR 0027): the chunks Next lists for each
  * route in `.next/diagnostics/route-bundle-stats.json`, each gzipped at level 9, summed (bytes).
  */
 export type RouteBundleStats = Array<{ route: string; firstLoadChunkPaths: string[] }>;
