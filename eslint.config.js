@@ -17,6 +17,17 @@ export default defineConfig([
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
+    // Server actions are named …Action and reach client components as props (.dependency-cruiser.cjs).
+    files: ["app/**/actions.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: "ExportNamedDeclaration > VariableDeclaration > VariableDeclarator[id.name!=/Action$/]", message: "A server action's name ends in Action." },
+        { selector: "ExportNamedDeclaration > FunctionDeclaration[id.name!=/Action$/]", message: "A server action's name ends in Action." },
+      ],
+    },
+  },
+  {
     // The sandbox imitates the provider and must stay independent of the app it checks.
     files: ["sandbox/**"],
     rules: {

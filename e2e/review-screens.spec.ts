@@ -141,10 +141,10 @@ test.describe("the audit trail in plain words", () => {
     const suffix = Date.now().toString(36);
     const request = page.context().request;
     const purposes = "app/(staff)/admin/purposes/actions.ts";
-    const created = await callServerAction(request, { file: purposes, name: "createPurpose" }, { name: `Plain words ${suffix}`, allowsFingerprint: true, allowsRemote: false, remoteIdTypes: [], isActive: true });
+    const created = await callServerAction(request, { file: purposes, name: "createPurposeAction" }, { name: `Plain words ${suffix}`, allowsFingerprint: true, allowsRemote: false, remoteIdTypes: [], isActive: true });
     expect(created.result?.ok, created.text).toBe(true);
     const purposeId = (created.result!.data as { purposeId: string }).purposeId;
-    const updated = await callServerAction(request, { file: purposes, name: "updatePurpose" }, { purposeId, name: `Plain words ${suffix}`, allowsFingerprint: true, allowsRemote: true, remoteIdTypes: ["GHANA_CARD"], isActive: false });
+    const updated = await callServerAction(request, { file: purposes, name: "updatePurposeAction" }, { purposeId, name: `Plain words ${suffix}`, allowsFingerprint: true, allowsRemote: true, remoteIdTypes: ["GHANA_CARD"], isActive: false });
     expect(updated.result?.ok, updated.text).toBe(true);
 
     // A supervisor's filtered export, recorded with its filters.

@@ -43,7 +43,7 @@ test.describe("granting a role that sees customer data", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
 
     // Calling the approve action directly does not help the proposer either.
-    const listed = await callServerAction(await apiAs("admin"), { file: STAFF_ACTIONS, name: "createStaff" }, {
+    const listed = await callServerAction(await apiAs("admin"), { file: STAFF_ACTIONS, name: "createStaffAction" }, {
       username: `${username}.x`,
       name: "Second Try",
       role: "teller",
@@ -51,9 +51,9 @@ test.describe("granting a role that sees customer data", () => {
     });
     expect(listed.result?.ok).toBe(true);
     const ownApprovalId = (listed.result!.data as { status: string; approvalId: string }).approvalId;
-    const ownApproval = await callServerAction(await apiAs("admin"), { file: STAFF_ACTIONS, name: "approveRoleChange" }, { approvalId: ownApprovalId });
+    const ownApproval = await callServerAction(await apiAs("admin"), { file: STAFF_ACTIONS, name: "approveRoleChangeAction" }, { approvalId: ownApprovalId });
     expect(ownApproval.result).toMatchObject({ ok: false, code: "FORBIDDEN" });
-    const cancelled = await callServerAction(await apiAs("admin"), { file: STAFF_ACTIONS, name: "cancelRoleChange" }, { approvalId: ownApprovalId });
+    const cancelled = await callServerAction(await apiAs("admin"), { file: STAFF_ACTIONS, name: "cancelRoleChangeAction" }, { approvalId: ownApprovalId });
     expect(cancelled.result?.ok).toBe(true);
 
     // The second administrator approves on their staff page and hands over the password.

@@ -14,6 +14,7 @@ import { roleLabels } from "@/lib/domain/staff-roles";
 import { sessionTimeLeft } from "@/lib/auth/session-policy";
 import { env } from "@/lib/env";
 import { countWaitingApprovals } from "@/lib/staff/role-approvals";
+import { signOutAction } from "@/app/sign-in/actions";
 
 /**
  * The shell of every signed-in page: who is signed in (name, role, branch), the navigation their
@@ -52,7 +53,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
                 <p className="text-sm text-ink-muted">{whoDetail}</p>
               </div>
               {issuesTokens ? <ChimeToggle userId={staff.userId} /> : null}
-              <SignOutButton />
+              <SignOutButton signOutAction={signOutAction} />
             </div>
             <StaffNav
               items={navItemsFor(staff.role)}
@@ -68,6 +69,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
         <IdleSessionGuard
           idleMinutes={env().SESSION_IDLE_MINUTES}
           initial={sessionTimeLeft(staff.session)}
+          signOutAction={signOutAction}
         />
       </div>
     </>

@@ -9,7 +9,7 @@ import { changePasswordSchema } from "@/lib/staff/change-password-schema";
  * Replaces the temporary password with the staff member's own (ADR 0012). With sign-out, the
  * only action open to staff who still hold a temporary password; it answers a fresh session cookie.
  */
-export const changeTemporaryPassword = defineAction(
+export const changeTemporaryPasswordAction = defineAction(
   { name: "auth.change_password", schema: changePasswordSchema, permission: null, allowsPendingPasswordChange: true },
   async ({ input, staff, requestId }) => {
     await replaceTemporaryPassword(staff, input, await headers(), requestId);

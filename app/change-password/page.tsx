@@ -6,6 +6,8 @@ import { SignOutButton } from "@/components/shell/sign-out-button";
 import { Card } from "@/components/ui/card";
 import { requireStaff } from "@/lib/auth/pages";
 import { env } from "@/lib/env";
+import { signOutAction } from "@/app/sign-in/actions";
+import { changeTemporaryPasswordAction } from "./actions";
 
 export const metadata: Metadata = { title: "Choose a new password" };
 
@@ -26,7 +28,7 @@ export default async function ChangePasswordPage() {
         <p>
           Signed in as <span className="font-semibold text-ink">{staff.username}</span>
         </p>
-        <SignOutButton />
+        <SignOutButton signOutAction={signOutAction} />
       </div>
       <AuthBrand bankName={settings.BANK_NAME} />
       <Card className="w-full max-w-md p-8">
@@ -34,7 +36,7 @@ export default async function ChangePasswordPage() {
         <p className="mb-6 text-ink-muted">
           Your administrator gave you a temporary password. Choose your own to continue.
         </p>
-        <ChangePasswordForm username={staff.username} />
+        <ChangePasswordForm username={staff.username} changePasswordAction={changeTemporaryPasswordAction} />
       </Card>
     </main>
   );

@@ -10,7 +10,7 @@ import { getAuth } from "@/lib/auth/server";
  * Signs out: the session row is deleted on the server (the cookie alone would still be valid
  * until it expired) and the cookie is cleared.
  */
-export const signOut = defineAction(
+export const signOutAction = defineAction(
   {
     name: "auth.sign_out",
     schema: z.object({ reason: z.enum(["user", "idle", "absolute"]).default("user") }),

@@ -3,22 +3,25 @@
 import { KeyRound } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { changeTemporaryPassword } from "@/app/change-password/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { applyActionErrors } from "@/lib/actions/form-errors";
+import type { ActionResult } from "@/lib/actions/result";
 import { resolverResultOf } from "@/components/ui/form-check-resolver";
 import { checkChangePassword, PASSWORD_MIN, type ChangePasswordInput } from "@/lib/auth/password-rules";
 import { PasswordField } from "./password-field";
 
 const fieldNames = ["currentPassword", "newPassword", "confirmPassword"] as const;
 
+/** app/change-password/actions.ts's changeTemporaryPasswordAction, passed down by the page. */
+export type ChangePasswordAction = (input: ChangePasswordInput) => Promise<ActionResult<{ home: string }>>;
+
 /**
  * The temporary password, the new one and the new one again. Every message shows at once next to
  * its field, and nothing typed is cleared on a refusal; on success a full page load takes the
  * staff member to their home with the fresh session.
  */
-export function ChangePasswordForm({ username }: { username: string }) {
+export function ChangePasswordForm({ username, changePasswordAction }: { username: string; changePasswordAction: ChangePasswordAction }) {
   const [formError, setFormError] = useState<{ message: string; supportCode?: string }>();
   // Between the answer and the next page loading: the form stays closed.
   const [isLeaving, setIsLeaving] = useState(false);
@@ -34,9 +37,9 @@ export function ChangePasswordForm({ username }: { username: string }) {
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(undefined);
-    let result: Awaited<ReturnType<typeof changeTemporaryPassword>>;
+    let result: Awaited<ReturnType<ChangePasswordAction>>;
     try {
-      result = await changeTemporaryPassword(values);
+      result = await changePasswordAction(values);
     } catch {
       setFormError({ message: "Veridesk could not be reached. Check the network connection and try again." });
       return;

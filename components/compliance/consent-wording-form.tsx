@@ -5,19 +5,22 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { publishConsentWordingAction } from "@/app/(staff)/admin/compliance/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Textarea } from "@/components/ui/input";
 import { applyActionErrors } from "@/lib/actions/form-errors";
+import type { ActionResult } from "@/lib/actions/result";
 
 // The client checks only presence; the server's schema (lib/compliance/consent.ts) decides.
 const formSchema = z.object({ text: z.string().trim().min(1, "Enter the wording.") });
 type Values = z.input<typeof formSchema>;
 
+/** app/(staff)/admin/compliance/actions.ts's publishConsentWordingAction, passed down by the page. */
+export type PublishConsentWordingAction = (input: { text: string }) => Promise<ActionResult<{ version: number }>>;
+
 /** Publishes a new consent wording: the next version, in force for every form opened from now on. */
-export function ConsentWordingForm({ current }: { current: { version: number; text: string } }) {
+export function ConsentWordingForm({ current, publishAction }: { current: { version: number; text: string }; publishAction: PublishConsentWordingAction }) {
   const router = useRouter();
   const [formError, setFormError] = useState<string>();
   const [published, setPublished] = useState<number>();
@@ -31,7 +34,7 @@ export function ConsentWordingForm({ current }: { current: { version: number; te
   const onSubmit = handleSubmit(async (values) => {
     setFormError(undefined);
     setPublished(undefined);
-    const result = await publishConsentWordingAction(values);
+    const result = await publishAction(values);
     if (!result.ok) {
       setFormError(applyActionErrors(result, setError, ["text"]));
       return;

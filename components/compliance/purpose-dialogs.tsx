@@ -6,7 +6,6 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
-import { createPurpose, updatePurpose } from "@/app/(staff)/admin/purposes/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CheckboxField } from "@/components/ui/checkbox-field";
@@ -14,15 +13,28 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
+import type { ActionResult } from "@/lib/actions/result";
 import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
-import { createPurposeSchema } from "@/lib/compliance/purpose-schemas";
+import { createPurposeSchema, type updatePurposeSchema } from "@/lib/compliance/purpose-schemas";
 import { ID_TYPES, idTypeLabels } from "@/lib/validation/token-form-shape";
 
 type Values = z.input<typeof createPurposeSchema>;
 const fieldNames = ["name", "allowsFingerprint", "allowsRemote", "remoteIdTypes", "isActive"] as const;
 
+/** app/(staff)/admin/purposes/actions.ts's actions, passed down by the page (a client component does not import app/). */
+export type CreatePurposeAction = (input: Values) => Promise<ActionResult<{ purposeId: string }>>;
+export type UpdatePurposeAction = (input: z.input<typeof updatePurposeSchema>) => Promise<ActionResult<{ purposeId: string }>>;
+
 /** "Add purpose" or "Edit" on the purposes page: one dialog, the whole policy on one screen. */
-export function PurposeButton({ purpose }: { purpose?: PurposePolicy }) {
+export function PurposeButton({
+  purpose,
+  createAction,
+  updateAction,
+}: {
+  purpose?: PurposePolicy;
+  createAction: CreatePurposeAction;
+  updateAction: UpdatePurposeAction;
+}) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [formError, setFormError] = useState<FormFailure>();
@@ -41,7 +53,7 @@ export function PurposeButton({ purpose }: { purpose?: PurposePolicy }) {
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(undefined);
-    const result = purpose ? await updatePurpose({ ...values, purposeId: purpose.id }) : await createPurpose(values);
+    const result = purpose ? await updateAction({ ...values, purposeId: purpose.id }) : await createAction(values);
     if (!result.ok) {
       setFormError(toFormFailure(result, setError, fieldNames, "The purpose was not saved."));
       return;

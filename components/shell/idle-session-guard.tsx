@@ -3,7 +3,7 @@
 import dynamic from "next/dynamic";
 import { usePathname } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { signOut } from "@/app/sign-in/actions";
+import type { SignOutAction } from "./sign-out-button";
 
 // The dialog (and Radix with it, 12 kB) is on no page's first load: every signed-in page has this
 // guard, and the dialog shows two minutes before a session ends. It is fetched once the page has
@@ -45,7 +45,15 @@ function formatMinutesSeconds(ms: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
-export function IdleSessionGuard({ initial, idleMinutes }: { initial: Remaining; idleMinutes: number }) {
+export function IdleSessionGuard({
+  initial,
+  idleMinutes,
+  signOutAction,
+}: {
+  initial: Remaining;
+  idleMinutes: number;
+  signOutAction: SignOutAction;
+}) {
   const pathname = usePathname();
   const [deadlines, setDeadlines] = useState<Deadlines>(() => toDeadlines(initial));
   const [now, setNow] = useState(() => Date.now());
@@ -55,11 +63,11 @@ export function IdleSessionGuard({ initial, idleMinutes }: { initial: Remaining;
   const isFirstPath = useRef(true);
 
   const leave = useCallback(async (reason: "idle" | "absolute") => {
-    await signOut({ reason }).catch(() => undefined);
+    await signOutAction({ reason }).catch(() => undefined);
     const next = `${window.location.pathname}${window.location.search}`;
     // A full page load drops everything the tab held in memory (customer data included).
     window.location.replace(`/sign-in?reason=${reason}&next=${encodeURIComponent(next)}`);
-  }, []);
+  }, [signOutAction]);
 
   // A page load in the app is activity the server counted.
   useEffect(() => {

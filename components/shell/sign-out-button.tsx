@@ -2,10 +2,13 @@
 
 import { LogOut } from "lucide-react";
 import { useTransition } from "react";
-import { signOut } from "@/app/sign-in/actions";
 import { Button } from "@/components/ui/button";
+import type { ActionResult } from "@/lib/actions/result";
 
-export function SignOutButton() {
+/** app/sign-in/actions.ts's signOutAction, passed down by the page (a client component does not import app/). */
+export type SignOutAction = (input: { reason?: "user" | "idle" | "absolute" }) => Promise<ActionResult<{ signedOut: boolean }>>;
+
+export function SignOutButton({ signOutAction }: { signOutAction: SignOutAction }) {
   const [isPending, startTransition] = useTransition();
   return (
     <Button
@@ -17,7 +20,7 @@ export function SignOutButton() {
       onClick={() =>
         startTransition(async () => {
           // Whatever the answer (even "already signed out"), the browser leaves the shell.
-          await signOut({ reason: "user" }).catch(() => undefined);
+          await signOutAction({ reason: "user" }).catch(() => undefined);
           // A full page load (not router.push) drops everything the tab held in memory: counters are shared.
           window.location.replace("/sign-in?reason=signed-out");
         })

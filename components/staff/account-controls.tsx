@@ -3,16 +3,30 @@
 import { Ban, KeyRound, RotateCcw } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { resetPassword, setStaffDisabledState } from "@/app/(staff)/admin/staff/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import type { ResetPasswordAction, SetStaffDisabledAction } from "./staff-action-types";
 import { TemporaryPassword } from "./temporary-password";
 
 type Pending = "disable" | "enable" | "reset" | null;
 
 /** Disable / enable and password reset, each confirmed in a dialog first. */
-export function AccountControls({ userId, username, name, isDisabled }: { userId: string; username: string; name: string; isDisabled: boolean }) {
+export function AccountControls({
+  userId,
+  username,
+  name,
+  isDisabled,
+  resetPasswordAction,
+  setDisabledAction,
+}: {
+  userId: string;
+  username: string;
+  name: string;
+  isDisabled: boolean;
+  resetPasswordAction: ResetPasswordAction;
+  setDisabledAction: SetStaffDisabledAction;
+}) {
   const router = useRouter();
   const [confirming, setConfirming] = useState<Pending>(null);
   const [isBusy, setIsBusy] = useState(false);
@@ -23,13 +37,13 @@ export function AccountControls({ userId, username, name, isDisabled }: { userId
     setIsBusy(true);
     setError(undefined);
     if (confirming === "reset") {
-      const result = await resetPassword({ userId });
+      const result = await resetPasswordAction({ userId });
       setIsBusy(false);
       setConfirming(null);
       if (result.ok) setNewPassword(result.data.temporaryPassword);
       else setError({ message: result.formError, supportCode: result.requestId });
     } else {
-      const result = await setStaffDisabledState({ userId, isDisabled: confirming === "disable" });
+      const result = await setDisabledAction({ userId, isDisabled: confirming === "disable" });
       setIsBusy(false);
       setConfirming(null);
       if (!result.ok) setError({ message: result.formError, supportCode: result.requestId });

@@ -1,5 +1,5 @@
 import { Alert } from "@/components/ui/alert";
-import type { ChainReport } from "@/lib/audit/chain";
+import type { ChainReport } from "@/lib/audit/chain-report";
 
 /** The result of checking the audit trail's hash chain (ADR 0019), as the audit page shows it. */
 export function AuditChainStatus({ report }: { report: ChainReport }) {

@@ -6,7 +6,6 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEventHandler, type ReactNode } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { createBranch, renameBranch } from "@/app/(staff)/admin/branches/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -14,8 +13,9 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
 import { createBranchSchema, renameBranchSchema } from "@/lib/staff/schemas";
+import type { CreateBranchAction, RenameBranchAction } from "./staff-action-types";
 
-export function AddBranchButton() {
+export function AddBranchButton({ createAction }: { createAction: CreateBranchAction }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [formError, setFormError] = useState<FormFailure>();
@@ -32,7 +32,7 @@ export function AddBranchButton() {
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(undefined);
-    const result = await createBranch(values);
+    const result = await createAction(values);
     if (!result.ok) {
       setFormError(toFormFailure(result, setError, ["code", "name"], "The branch was not added."));
       return;
@@ -72,7 +72,7 @@ export function AddBranchButton() {
   );
 }
 
-export function RenameBranchButton({ branch }: { branch: { id: string; code: string; name: string } }) {
+export function RenameBranchButton({ branch, renameAction }: { branch: { id: string; code: string; name: string }; renameAction: RenameBranchAction }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [formError, setFormError] = useState<FormFailure>();
@@ -88,7 +88,7 @@ export function RenameBranchButton({ branch }: { branch: { id: string; code: str
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(undefined);
-    const result = await renameBranch(values);
+    const result = await renameAction(values);
     if (!result.ok) {
       setFormError(toFormFailure(result, setError, ["name"], "The branch was not renamed."));
       return;

@@ -7,7 +7,6 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
-import { createStaff } from "@/app/(staff)/admin/staff/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -16,12 +15,13 @@ import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/ac
 import { isStaffRole } from "@/lib/domain/staff-roles";
 import { createStaffSchema } from "@/lib/staff/schemas";
 import { describeRoleApproval } from "./approval-words";
+import type { CreateStaffAction } from "./staff-action-types";
 import { StaffProfileFields, type BranchOption } from "./staff-form-fields";
 import { TemporaryPassword } from "./temporary-password";
 
 type Values = z.input<typeof createStaffSchema>;
 
-export function CreateStaffForm({ branches }: { branches: BranchOption[] }) {
+export function CreateStaffForm({ branches, createAction }: { branches: BranchOption[]; createAction: CreateStaffAction }) {
   const router = useRouter();
   const [formError, setFormError] = useState<FormFailure>();
   const [created, setCreated] = useState<{ userId: string; username: string; temporaryPassword: string }>();
@@ -41,7 +41,7 @@ export function CreateStaffForm({ branches }: { branches: BranchOption[] }) {
   const role = useWatch({ control, name: "role" });
   const onSubmit = handleSubmit(async (values) => {
     setFormError(undefined);
-    const result = await createStaff(values);
+    const result = await createAction(values);
     if (!result.ok) {
       setFormError(toFormFailure(result, setError, ["username", "name", "role", "branchId"], "The account was not created."));
       return;

@@ -6,12 +6,12 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { updateStaff } from "@/app/(staff)/admin/staff/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
 import type { StaffRole } from "@/lib/domain/staff-roles";
 import { updateStaffSchema } from "@/lib/staff/schemas";
+import type { UpdateStaffAction } from "./staff-action-types";
 import { StaffProfileFields, type BranchOption } from "./staff-form-fields";
 
 type Values = z.input<typeof updateStaffSchema>;
@@ -19,9 +19,11 @@ type Values = z.input<typeof updateStaffSchema>;
 export function EditStaffForm({
   member,
   branches,
+  updateAction,
 }: {
   member: { userId: string; name: string; role: StaffRole; branchId: string };
   branches: BranchOption[];
+  updateAction: UpdateStaffAction;
 }) {
   const router = useRouter();
   const [notice, setNotice] = useState<{ tone: "success" | "info"; text: string } | { tone: "danger"; text: string; failure: FormFailure }>();
@@ -38,7 +40,7 @@ export function EditStaffForm({
 
   const onSubmit = handleSubmit(async (values) => {
     setNotice(undefined);
-    const result = await updateStaff(values);
+    const result = await updateAction(values);
     if (!result.ok) {
       const failure = toFormFailure(result, setError, ["name", "role", "branchId"], "The changes were not saved.");
       setNotice({ tone: "danger", text: failure.message, failure });

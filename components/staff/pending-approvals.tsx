@@ -3,10 +3,10 @@
 import { Check, Undo2, X } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { approveRoleChange, cancelRoleChange, rejectRoleChange } from "@/app/(staff)/admin/staff/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { roleLabels, type StaffRole } from "@/lib/domain/staff-roles";
+import type { ApproveRoleChangeAction, DecideRoleChangeAction } from "./staff-action-types";
 import { TemporaryPassword } from "./temporary-password";
 
 export type PendingApprovalView = {
@@ -29,7 +29,17 @@ export type PendingApprovalView = {
  * (not the account itself) "Approve" and "Reject". Approving a new account shows its temporary
  * password once, to the approver, who hands it over.
  */
-export function PendingApprovals({ approvals }: { approvals: PendingApprovalView[] }) {
+export function PendingApprovals({
+  approvals,
+  approveAction,
+  rejectAction,
+  cancelAction,
+}: {
+  approvals: PendingApprovalView[];
+  approveAction: ApproveRoleChangeAction;
+  rejectAction: DecideRoleChangeAction;
+  cancelAction: DecideRoleChangeAction;
+}) {
   const router = useRouter();
   const [busyId, setBusyId] = useState<string>();
   const [error, setError] = useState<string>();
@@ -39,7 +49,7 @@ export function PendingApprovals({ approvals }: { approvals: PendingApprovalView
     setBusyId(approval.id);
     setError(undefined);
     setDone(undefined);
-    const action = decision === "approve" ? approveRoleChange : decision === "reject" ? rejectRoleChange : cancelRoleChange;
+    const action = decision === "approve" ? approveAction : decision === "reject" ? rejectAction : cancelAction;
     const result = await action({ approvalId: approval.id });
     setBusyId(undefined);
     if (!result.ok) {

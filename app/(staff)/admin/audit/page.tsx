@@ -81,7 +81,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
           </Button>
         }
       />
-      {canVerify ? <VerifyTrail verify={verifyAuditTrailAction} /> : null}
+      {canVerify ? <VerifyTrail verifyAction={verifyAuditTrailAction} /> : null}
       <form method="get" className="mb-6 flex flex-wrap items-end gap-4 rounded-card border border-line bg-surface p-4" aria-label="Filter the audit trail">
         <label className="flex min-w-64 flex-col gap-1.5">
           <span className="font-semibold">Staff member</span>

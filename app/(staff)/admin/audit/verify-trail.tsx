@@ -6,10 +6,10 @@ import { AuditChainStatus } from "@/components/staff/audit-chain-status";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { ActionResult } from "@/lib/actions/result";
-import type { ChainReport } from "@/lib/audit/chain";
+import type { ChainReport } from "@/lib/audit/chain-report";
 
 /** "Verify the trail": a POST through its server action (the page's GET writes nothing), then its report. */
-export function VerifyTrail({ verify }: { verify: (input: Record<string, never>) => Promise<ActionResult<ChainReport>> }) {
+export function VerifyTrail({ verifyAction }: { verifyAction: (input: Record<string, never>) => Promise<ActionResult<ChainReport>> }) {
   const [report, setReport] = useState<ChainReport>();
   const [error, setError] = useState<string>();
   const [isBusy, setIsBusy] = useState(false);
@@ -17,7 +17,7 @@ export function VerifyTrail({ verify }: { verify: (input: Record<string, never>)
   async function run() {
     setIsBusy(true);
     setError(undefined);
-    const result = await verify({}).catch(() => undefined);
+    const result = await verifyAction({}).catch(() => undefined);
     setIsBusy(false);
     if (result?.ok) setReport(result.data);
     else setError(result?.formError ?? "The check could not run. Try again.");

@@ -4,7 +4,7 @@ import { defineAction } from "@/lib/actions";
 import { createBranchSchema, renameBranchSchema } from "@/lib/staff/schemas";
 import { createBranch as createBranchRecord, renameBranch as renameBranchRecord } from "@/lib/staff/service";
 
-export const createBranch = defineAction(
+export const createBranchAction = defineAction(
   { name: "branch.create", schema: createBranchSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
     const branch = await createBranchRecord(staff, input, requestId);
@@ -12,7 +12,7 @@ export const createBranch = defineAction(
   },
 );
 
-export const renameBranch = defineAction(
+export const renameBranchAction = defineAction(
   { name: "branch.rename", schema: renameBranchSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
     const branch = await renameBranchRecord(staff, input, requestId);

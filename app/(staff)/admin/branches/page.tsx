@@ -5,6 +5,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { requirePermission } from "@/lib/auth/pages";
 import { listBranches } from "@/lib/staff/service";
+import { createBranchAction, renameBranchAction } from "./actions";
 
 export const metadata: Metadata = { title: "Branches" };
 
@@ -13,7 +14,7 @@ export default async function BranchesPage() {
   const branches = await listBranches();
   return (
     <>
-      <PageHeader title="Branches" description="Every token and every staff member belongs to one branch." action={<AddBranchButton />} />
+      <PageHeader title="Branches" description="Every token and every staff member belongs to one branch." action={<AddBranchButton createAction={createBranchAction} />} />
       {branches.length === 0 ? (
         <EmptyState title="No branches yet">Add the first branch with the button above, then add its staff.</EmptyState>
       ) : (
@@ -37,7 +38,7 @@ export default async function BranchesPage() {
                   <TableCell>{branch.name}</TableCell>
                   <TableCell className="text-right tabular-nums">{branch.staffCount}</TableCell>
                   <TableCell className="text-right">
-                    <RenameBranchButton branch={{ id: branch.id, code: branch.code, name: branch.name }} />
+                    <RenameBranchButton branch={{ id: branch.id, code: branch.code, name: branch.name }} renameAction={renameBranchAction} />
                   </TableCell>
                 </TableRow>
               ))}

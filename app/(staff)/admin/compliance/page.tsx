@@ -11,6 +11,7 @@ import { getDb } from "@/lib/db/client";
 import { auditEvents } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { formatDateTime } from "@/lib/bank-time";
+import { publishConsentWordingAction } from "./actions";
 
 export const metadata: Metadata = { title: "Consent and retention" };
 export const dynamic = "force-dynamic";
@@ -42,7 +43,7 @@ export default async function CompliancePage() {
       <div className="flex flex-col gap-6">
         <Card className="flex flex-col gap-4">
           <h2 className="text-lg font-semibold">Consent wording</h2>
-          <ConsentWordingForm current={current} />
+          <ConsentWordingForm current={current} publishAction={publishConsentWordingAction} />
           <TableFrame>
             <Table>
               <TableCaption className="sr-only">Published consent wordings</TableCaption>

@@ -4,7 +4,7 @@ import { defineAction } from "@/lib/actions";
 import { createPurpose as createPurposeRecord, updatePurpose as updatePurposeRecord } from "@/lib/compliance/purposes";
 import { createPurposeSchema, updatePurposeSchema } from "@/lib/compliance/purpose-schemas";
 
-export const createPurpose = defineAction(
+export const createPurposeAction = defineAction(
   { name: "purpose.create", schema: createPurposeSchema, permission: "compliance.manage" },
   async ({ input, staff, requestId }) => {
     const purpose = await createPurposeRecord({ userId: staff.userId, username: staff.username }, input, requestId);
@@ -12,7 +12,7 @@ export const createPurpose = defineAction(
   },
 );
 
-export const updatePurpose = defineAction(
+export const updatePurposeAction = defineAction(
   { name: "purpose.update", schema: updatePurposeSchema, permission: "compliance.manage" },
   async ({ input, staff, requestId }) => {
     const purpose = await updatePurposeRecord({ userId: staff.userId, username: staff.username }, input, requestId);

@@ -7,6 +7,7 @@ import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, Table
 import { requirePermission } from "@/lib/auth/pages";
 import { describePolicy } from "@/lib/compliance/purpose-policy";
 import { listPurposes } from "@/lib/compliance/purposes";
+import { createPurposeAction, updatePurposeAction } from "./actions";
 
 export const metadata: Metadata = { title: "Purposes" };
 export const dynamic = "force-dynamic";
@@ -19,7 +20,7 @@ export default async function PurposesPage() {
       <PageHeader
         title="Verification purposes"
         description="Why customers are verified, and which tokens and ID documents the bank's policy allows for each. Every change is in the audit trail."
-        action={<PurposeButton />}
+        action={<PurposeButton createAction={createPurposeAction} updateAction={updatePurposeAction} />}
       />
       {purposes.length === 0 ? (
         <EmptyState title="No purposes yet">Add one with the button above: tellers cannot issue tokens without a purpose.</EmptyState>
@@ -44,7 +45,7 @@ export default async function PurposesPage() {
                   <TableCell>{describePolicy(purpose)}</TableCell>
                   <TableCell>{purpose.isActive ? <Badge tone="success">Offered</Badge> : <Badge>Retired</Badge>}</TableCell>
                   <TableCell className="text-right">
-                    <PurposeButton purpose={purpose} />
+                    <PurposeButton purpose={purpose} createAction={createPurposeAction} updateAction={updatePurposeAction} />
                   </TableCell>
                 </TableRow>
               ))}

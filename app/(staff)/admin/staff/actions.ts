@@ -11,7 +11,7 @@ import { resetStaffPassword, setStaffDisabled } from "@/lib/staff/service";
  * (ADR 0020): create and update then answer `pending` and change nothing yet.
  */
 
-export const createStaff = defineAction(
+export const createStaffAction = defineAction(
   { name: "staff.create", schema: createStaffSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
     const outcome = await proposeOrCreateStaff(staff, input, requestId);
@@ -21,7 +21,7 @@ export const createStaff = defineAction(
   },
 );
 
-export const updateStaff = defineAction(
+export const updateStaffAction = defineAction(
   { name: "staff.update", schema: updateStaffSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
     const outcome = await proposeOrUpdateStaff(staff, input, requestId);
@@ -30,7 +30,7 @@ export const updateStaff = defineAction(
   },
 );
 
-export const setStaffDisabledState = defineAction(
+export const setStaffDisabledAction = defineAction(
   { name: "staff.set_disabled", schema: setStaffDisabledSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
     const member = await setStaffDisabled(staff, input.userId, input.isDisabled, requestId);
@@ -38,7 +38,7 @@ export const setStaffDisabledState = defineAction(
   },
 );
 
-export const resetPassword = defineAction(
+export const resetPasswordAction = defineAction(
   { name: "staff.password_reset", schema: resetPasswordSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
     const { temporaryPassword, member } = await resetStaffPassword(staff, input.userId, requestId);
@@ -46,7 +46,7 @@ export const resetPassword = defineAction(
   },
 );
 
-export const approveRoleChange = defineAction(
+export const approveRoleChangeAction = defineAction(
   { name: "staff.approval_approve", schema: roleApprovalDecisionSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
     const { member, temporaryPassword } = await approveRoleApproval(staff, input.approvalId, requestId);
@@ -54,7 +54,7 @@ export const approveRoleChange = defineAction(
   },
 );
 
-export const rejectRoleChange = defineAction(
+export const rejectRoleChangeAction = defineAction(
   { name: "staff.approval_reject", schema: roleApprovalDecisionSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
     await rejectRoleApproval(staff, input.approvalId, requestId);
@@ -62,7 +62,7 @@ export const rejectRoleChange = defineAction(
   },
 );
 
-export const cancelRoleChange = defineAction(
+export const cancelRoleChangeAction = defineAction(
   { name: "staff.approval_cancel", schema: roleApprovalDecisionSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
     await cancelRoleApproval(staff, input.approvalId, requestId);

@@ -12,6 +12,7 @@ import { requirePermission } from "@/lib/auth/pages";
 import { listPendingApprovals } from "@/lib/staff/role-approvals";
 import { canDecide } from "@/lib/staff/separation-of-duties";
 import { listStaff } from "@/lib/staff/service";
+import { approveRoleChangeAction, cancelRoleChangeAction, rejectRoleChangeAction } from "./actions";
 
 export const metadata: Metadata = { title: "Staff accounts" };
 
@@ -33,6 +34,9 @@ export default async function StaffListPage() {
         }
       />
       <PendingApprovals
+        approveAction={approveRoleChangeAction}
+        rejectAction={rejectRoleChangeAction}
+        cancelAction={cancelRoleChangeAction}
         approvals={approvals.map((approval) => ({
           id: approval.id,
           kind: approval.kind,

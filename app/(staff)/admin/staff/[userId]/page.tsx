@@ -10,6 +10,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/pages";
 import { isAppError } from "@/lib/errors";
 import { getStaffMember, listBranches } from "@/lib/staff/service";
+import { resetPasswordAction, setStaffDisabledAction, updateStaffAction } from "../actions";
 
 export const metadata: Metadata = { title: "Staff account" };
 
@@ -43,6 +44,7 @@ export default async function StaffMemberPage({ params }: { params: Promise<{ us
           <EditStaffForm
             member={{ userId: member.userId, name: member.name, role: member.role, branchId: member.branch.id }}
             branches={branches.map(({ id, code, name }) => ({ id, code, name }))}
+            updateAction={updateStaffAction}
           />
         </Card>
         <Card>
@@ -57,7 +59,14 @@ export default async function StaffMemberPage({ params }: { params: Promise<{ us
           {isSelf ? (
             <p className="text-ink-muted">This is your own account: another administrator can disable it or reset its password.</p>
           ) : (
-            <AccountControls userId={member.userId} username={member.username} name={member.name} isDisabled={member.disabledAt !== null} />
+            <AccountControls
+              userId={member.userId}
+              username={member.username}
+              name={member.name}
+              isDisabled={member.disabledAt !== null}
+              resetPasswordAction={resetPasswordAction}
+              setDisabledAction={setStaffDisabledAction}
+            />
           )}
           <p className="mt-6">
             <Link href={`/admin/audit?staff=${member.userId}`} className="text-brand-700 underline-offset-4 hover:underline">

@@ -6,6 +6,7 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/pages";
 import { listBranches } from "@/lib/staff/service";
+import { createStaffAction } from "../actions";
 
 export const metadata: Metadata = { title: "Add staff member" };
 
@@ -22,7 +23,7 @@ export default async function NewStaffPage() {
       {/* The truth of separation of duties (ADR 0020): a grant of customer data or of the administrator role waits. */}
       <PageHeader title="Add staff member" description={describeCreateApprovals()} />
       <Card className="max-w-2xl">
-        <CreateStaffForm branches={branches.map(({ id, code, name }) => ({ id, code, name }))} />
+        <CreateStaffForm branches={branches.map(({ id, code, name }) => ({ id, code, name }))} createAction={createStaffAction} />
       </Card>
     </>
   );
