@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db/client";
 import type { OpenedDatabase } from "@/lib/db/types";
 import { auditEvents } from "@/lib/db/schema";
-import { dropScratchDatabase, scratchPostgresSettings, withDatabase } from "@/test/kit/postgres";
+import { dropScratchDatabase, scratchPostgresSettings, withDatabase } from "@/test/kit/database";
 import { GENESIS_HASH, verifyAuditChain } from "./chain";
 import { recordAuditEvent } from "./index";
 

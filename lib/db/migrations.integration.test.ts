@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "./client";
 import type { OpenedDatabase } from "./types";
-import { dropScratchDatabase, scratchPostgresSettings } from "@/test/kit/postgres";
+import { dropScratchDatabase, scratchPostgresSettings } from "@/test/kit/database";
 import { auditEvents, branches } from "./schema";
 
 /**

@@ -1,7 +1,7 @@
 import net from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dropScratchDatabase } from "@/test/kit/postgres";
+import { dropScratchDatabase } from "@/test/kit/database";
 
 /**
  * Readiness (ADR 0024) goes red when the database goes away and green when it comes back, with no

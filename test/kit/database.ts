@@ -4,30 +4,74 @@ import os from "node:os";
 import path from "node:path";
 import type { SQL } from "drizzle-orm";
 import pg from "pg";
+import { describe } from "vitest";
 import { openDatabase } from "@/lib/db/client";
 import type { OpenedDatabase } from "@/lib/db/types";
-import { dropScratchDatabase, scratchPostgresSettings } from "./postgres";
 import { keyIdOf, type PiiKeys } from "@/lib/pii";
 
 /**
- * A throw-away database for the review integration tests and the benchmark: a PGlite directory
- * under the OS temp dir, or a fresh database beside a PostgreSQL URL. Never the developer's own.
+ * Throw-away databases for integration tests and the benchmarks: a PGlite directory under the OS
+ * temp dir, or a fresh database beside a PostgreSQL URL. Never the developer's own.
  */
+
+export type ScratchDriver = "pglite" | "postgres";
+
 export type ScratchDatabase = {
   opened: OpenedDatabase;
+  /** Shorthand for `opened.db`. */
+  db: OpenedDatabase["db"];
+  driver: ScratchDriver;
+  /** "PGlite" or "PostgreSQL", for test titles and benchmark reports. */
   label: string;
   /** How another process (an app server started by a benchmark) reaches the same database. */
   connection: { pgliteDataDir: string } | { databaseUrl: string };
   destroy(): Promise<void>;
 };
 
+/** The labels `forEachDatabase` gives its blocks. */
+export const DRIVER_LABELS: Record<ScratchDriver, string> = { pglite: "PGlite", postgres: "PostgreSQL" };
+
+/**
+ * Opens (and migrates) a scratch database. `name` tells the temp directory or database apart in a
+ * listing; PostgreSQL needs TEST_DATABASE_URL (or `baseUrl`).
+ */
+export async function openScratchDatabase(options: { driver: ScratchDriver; name: string; baseUrl?: string }): Promise<ScratchDatabase> {
+  if (options.driver === "pglite") return createScratchPglite(`veridesk-${options.name}-`);
+  const baseUrl = options.baseUrl ?? process.env.TEST_DATABASE_URL;
+  if (!baseUrl) throw new Error("openScratchDatabase: the postgres driver needs TEST_DATABASE_URL");
+  return createScratchPostgres(baseUrl, `veridesk_${options.name.replace(/[^a-z0-9_]/gi, "_")}`);
+}
+
+/** The drivers a test file runs against: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export function scratchDrivers(): ScratchDriver[] {
+  return process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+}
+
+/**
+ * Defines the same block once per driver (see `scratchDrivers`), each inside a describe named after
+ * the driver. `define` gets the driver and its label; it opens its own database (usually with
+ * `openScratchDatabase({ driver, name })` in a beforeAll).
+ */
+export function forEachDatabase(name: string, define: (driver: ScratchDriver, label: string) => void): void {
+  for (const driver of scratchDrivers()) {
+    describe(`${name} (${DRIVER_LABELS[driver]})`, () => define(driver, DRIVER_LABELS[driver]));
+  }
+}
+
+/** A fresh directory under the OS temp dir; the caller removes it. */
+export function scratchDirectory(name: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `veridesk-${name}-`));
+}
+
 export async function createScratchPglite(prefix = "veridesk-review-"): Promise<ScratchDatabase> {
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const pgliteDataDir = path.join(tempDir, "pglite");
-  const opened = await openDatabase({ pgliteDataDir, label: "review scratch database" });
+  const opened = await openDatabase({ pgliteDataDir, label: "scratch database" });
   return {
     opened,
-    label: "PGlite",
+    db: opened.db,
+    driver: "pglite",
+    label: DRIVER_LABELS.pglite,
     connection: { pgliteDataDir },
     destroy: async () => {
       await opened.close();
@@ -48,10 +92,12 @@ export async function createScratchPostgres(baseUrl: string, prefix = "veridesk_
     }
   };
   await admin(`CREATE DATABASE "${name}"`);
-  const opened = await openDatabase({ ...scratchPostgresSettings(baseUrl, name), pgliteDataDir: "unused", label: "review scratch database" });
+  const opened = await openDatabase({ ...scratchPostgresSettings(baseUrl, name), pgliteDataDir: "unused", label: "scratch database" });
   return {
     opened,
-    label: "PostgreSQL",
+    db: opened.db,
+    driver: "postgres",
+    label: DRIVER_LABELS.postgres,
     connection: { databaseUrl: scratchPostgresSettings(baseUrl, name).databaseUrl },
     destroy: async () => {
       await opened.close();
@@ -69,4 +115,45 @@ export function scratchPiiKeys(): PiiKeys {
 /** Rows of a raw query; both drivers answer `{ rows }` (the base Database type does not say so). */
 export async function queryRows<Row>(db: { execute: (query: SQL) => Promise<unknown> }, query: SQL): Promise<Row[]> {
   return ((await db.execute(query)) as { rows: Row[] }).rows;
+}
+
+/**
+ * How integration tests reach a scratch PostgreSQL database the way production does (ADR 0019):
+ * migrations as the owner role (TEST_DATABASE_URL, which also makes the scratch databases), the
+ * queries under test as the app role (TEST_APP_DATABASE_URL, made by scripts/ci-postgres.sh).
+ * Without TEST_APP_DATABASE_URL everything runs as the owner, as before.
+ */
+export function scratchPostgresSettings(ownerBaseUrl: string, databaseName: string): { databaseUrl: string; migrationDatabaseUrl?: string } {
+  const ownerUrl = withDatabase(ownerBaseUrl, databaseName);
+  const appBaseUrl = process.env.TEST_APP_DATABASE_URL;
+  if (!appBaseUrl) return { databaseUrl: ownerUrl };
+  return { databaseUrl: withDatabase(appBaseUrl, databaseName), migrationDatabaseUrl: ownerUrl };
+}
+
+export function withDatabase(url: string, databaseName: string): string {
+  const next = new URL(url);
+  next.pathname = `/${databaseName}`;
+  return next.toString();
+}
+
+/**
+ * Drops a scratch database once its last connection has gone. The backends of a pool just closed
+ * take a moment to exit, and `DROP … WITH (FORCE)` would try to end them itself — which the owner
+ * role may not do to the app role's ("must be a member of the role whose process is being
+ * terminated"). So: wait (up to 10 s) until nobody is connected, then drop.
+ */
+export async function dropScratchDatabase(ownerBaseUrl: string, databaseName: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ownerBaseUrl });
+  await client.connect();
+  try {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const { rows } = await client.query<{ connected: number }>("SELECT count(*)::int AS connected FROM pg_stat_activity WHERE datname = $1", [databaseName]);
+      if ((rows[0]?.connected ?? 0) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await client.query(`DROP DATABASE IF EXISTS "${databaseName.replace(/"/g, '""')}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }
