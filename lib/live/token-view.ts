@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { and, desc, eq, gte, inArray, sql, type Placeholder } from "drizzle-orm";
 import { z } from "zod";
-import { assertInBranchScope, branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope";
+import { assertInBranchScope, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Database } from "@/lib/db/types";
 import { builtOncePerDatabase } from "@/lib/db/prepared";
 import { authUsers, branches, tokenEvents, tokenRequests, type TokenEvent, type TokenRequest } from "@/lib/db/schema";
@@ -13,6 +13,7 @@ import { deriveTokenState, restartableTokenStates, tokenStateLabelFor, type Foll
 import { idTypeLabels } from "@/lib/validation";
 import type { LiveTokenDetail, LiveTokenEvent, LiveTokenResponse, LiveTokenSummary, TodayTokensAnswer, TodayTokensResponse } from "./dto";
 import { factsFromRow, pendingLimitMs } from "@/lib/tokens/token-facts";
+import { isShownAsToken, summaryColumns, type ScopedTokenRow } from "@/lib/tokens/token-row";
 
 /**
  * The read side of the live token: DTOs for the poll routes and the pages, from the database only
@@ -30,31 +31,6 @@ export type LiveViewSettings = {
 };
 
 const uuidSchema = z.uuid();
-
-/**
- * The columns of a token row no viewer sees: the watcher's bookkeeping (when to poll next, its
- * lease, when it last looked, when someone viewed it) and the two times every answer moves:
- * `last_answer_at` (the detail's version follows it coarsely, see getLiveTokenIfChanged; whether
- * it is later than the last fault is what a viewer sees of it, see fingerprintEntry) and
- * `last_upstream_state_at` (kept only to order answers that arrive out of order).
- *
- * A change to any other column gives the row a new `shown_version` (ADR 0033): the database's
- * trigger keeps its own copy of this list (`token_requests_unshown_columns()` in migration
- * 0015), and lib/watcher/shown-version.integration.test.ts fails when the two differ.
- */
-export const unshownTokenColumns: ReadonlySet<string> = new Set([
-  "next_poll_at",
-  "lease_owner",
-  "lease_until",
-  "poll_failures",
-  "last_checked_at",
-  "last_viewed_at",
-  "last_answer_at",
-  "last_upstream_state_at",
-]);
-
-const summaryColumns = { row: tokenRequests, branchName: branches.name, tellerName: authUsers.name };
-type Joined = { row: TokenRequest; branchName: string; tellerName: string };
 
 const slipStates: ReadonlySet<TokenStateName> = new Set(["successful", "failed"]);
 
@@ -155,20 +131,6 @@ export function matchesTag(ifNoneMatch: string, etag: string): boolean {
   return ifNoneMatch.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
 }
 
-/** The row of a token request in scope, joined with its branch and teller; NOT_FOUND otherwise. */
-export async function readScopedTokenRequest(db: Database, scope: BranchScope, id: string): Promise<Joined> {
-  if (!uuidSchema.safeParse(id).success) throw new AppError("NOT_FOUND", "token request id is not a uuid");
-  const [found] = await db
-    .select(summaryColumns)
-    .from(tokenRequests)
-    .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
-    .innerJoin(authUsers, eq(authUsers.id, tokenRequests.issuedByUserId))
-    .where(and(eq(tokenRequests.id, id), branchScopeCondition(scope, tokenRequests.branchId)));
-  if (!found || !isShownAsToken(found.row)) throw new AppError("NOT_FOUND", `token request ${id} not found in scope`);
-  assertInBranchScope(scope, found.row.branchId, "token request");
-  return found;
-}
-
 /**
  * Where "today's" list starts: midnight (Ghana time = UTC), or an hour ago when that is earlier.
  * A teller working across midnight keeps the token issued at 23:58, still live at 00:05, and what
@@ -240,8 +202,8 @@ const TODAY_ROWS_MAX = 300;
  */
 const fingerprintEntry = sql<string>`${tokenRequests.id}::text || ':' || ${tokenRequests.shownVersion}::text || ':' || coalesce(${tokenRequests.lastAnswerAt} >= ${tokenRequests.lastFaultAt}, false)::text || ':' || ${authUsers.name} || ':' || ${branches.name}`;
 
-function fingerprintOf(rows: ReadonlyArray<Joined>): string {
-  const entry = ({ row, tellerName, branchName }: Joined) => {
+function fingerprintOf(rows: ReadonlyArray<ScopedTokenRow>): string {
+  const entry = ({ row, tellerName, branchName }: ScopedTokenRow) => {
     const isAnsweredSinceFault = row.lastAnswerAt !== null && row.lastFaultAt !== null && row.lastAnswerAt.getTime() >= row.lastFaultAt.getTime();
     return `${row.id}:${row.shownVersion}:${isAnsweredSinceFault}:${tellerName}:${branchName}`;
   };
@@ -359,16 +321,7 @@ async function readBranchName(db: Database, branchId: string): Promise<string | 
   return branch?.name ?? null;
 }
 
-/**
- * Rows that are tokens (or may be): issued ones, and calls whose outcome is unknown. A refused or
- * failed call never produced a token; a call still running is shown once it has settled.
- */
-function isShownAsToken(row: TokenRequest, now = new Date(), issueTimeoutMs = 30_000): boolean {
-  if (row.outcome === "issued" || row.outcome === "outcome_unknown") return true;
-  return row.outcome === "pending" && now.getTime() - row.createdAt.getTime() > pendingLimitMs(issueTimeoutMs);
-}
-
-function toSummary({ row, tellerName }: Joined, viewer: LiveViewer, settings: LiveViewSettings, now: Date): LiveTokenSummary {
+function toSummary({ row, tellerName }: ScopedTokenRow, viewer: LiveViewer, settings: LiveViewSettings, now: Date): LiveTokenSummary {
   const derived = deriveTokenState(factsFromRow(row), now, settings.follow);
   return {
     id: row.id,
@@ -398,7 +351,7 @@ function toSummary({ row, tellerName }: Joined, viewer: LiveViewer, settings: Li
   };
 }
 
-function toDetail(joined: Joined, events: TokenEvent[], viewer: LiveViewer, settings: LiveViewSettings, now: Date): LiveTokenDetail {
+function toDetail(joined: ScopedTokenRow, events: TokenEvent[], viewer: LiveViewer, settings: LiveViewSettings, now: Date): LiveTokenDetail {
   const summary = toSummary(joined, viewer, settings, now);
   const { row } = joined;
   // An issuing call that got no answer may still have sent the link: say where it would have gone.

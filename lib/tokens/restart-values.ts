@@ -17,9 +17,9 @@ import {
   type FingerprintTokenFormInput,
   type RemoteTokenFormInput,
 } from "@/lib/validation";
-import { readScopedTokenRequest } from "@/lib/live/token-view";
-import { watcherSettingsFrom } from "@/lib/watcher/settings";
+import { readScopedTokenRequest } from "@/lib/tokens/token-row";
 import { factsFromRow } from "./token-facts";
+import { followPolicyFrom } from "./follow-policy";
 import {
   isCarriableField,
   maskDateOfBirth,
@@ -59,7 +59,7 @@ async function dependenciesWith(overrides: Partial<RestartDependencies>): Promis
     db: overrides.db ?? (await getDb()),
     keys: overrides.keys ?? getPiiKeys(),
     now: overrides.now ?? new Date(),
-    follow: overrides.follow ?? watcherSettingsFrom(env()).follow,
+    follow: overrides.follow ?? followPolicyFrom(env()),
   };
 }
 

@@ -1,5 +1,5 @@
 import { defaultPollSchedulePolicy } from "@/lib/tokens/poll-schedule";
-import { defaultFollowPolicy } from "@/lib/tokens/state";
+import { followPolicyFrom } from "@/lib/tokens/follow-policy";
 import type { WatcherSettings } from "./types";
 
 type WatcherEnv = {
@@ -31,7 +31,7 @@ export function watcherSettingsFrom(settings: WatcherEnv): WatcherSettings {
     callsPerSecond: settings.WATCHER_CALLS_PER_SECOND,
     watchedWindowMs: WATCHED_WINDOW_MS,
     defaultPauseMs: 30_000,
-    follow: { ...defaultFollowPolicy, followUsedForMs: settings.WATCHER_FOLLOW_USED_MINUTES * 60_000 },
+    follow: followPolicyFrom(settings),
     schedule: {
       ...defaultPollSchedulePolicy,
       watchedIntervalMs: settings.WATCHER_WATCHED_POLL_MS,

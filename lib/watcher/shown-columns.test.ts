@@ -1,7 +1,7 @@
 import { getTableColumns } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { tokenRequests } from "@/lib/db/schema";
-import { unshownTokenColumns } from "@/lib/live/token-view";
+import { unshownTokenColumns } from "@/lib/db/shown-version";
 
 describe("the columns of a token row no viewer sees", () => {
   it("are each a column of the table (a misspelt one would leave a moving column in the shown version)", () => {

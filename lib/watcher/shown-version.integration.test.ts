@@ -4,7 +4,7 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authUsers, branches, tokenRequests, verificationPurposes } from "@/lib/db/schema";
 import { createScratchPglite, createScratchPostgres, queryRows, type ScratchDatabase } from "@/test/kit/database";
-import { unshownTokenColumns } from "@/lib/live/token-view";
+import { unshownTokenColumns } from "@/lib/db/shown-version";
 
 /**
  * `token_requests.shown_version`, kept by the trigger of migration 0015 (ADR 0033), is what the

@@ -2,7 +2,7 @@ import { recordAuditEvent } from "@/lib/audit";
 import { staffRoute } from "@/lib/auth/route";
 import { getDb } from "@/lib/db/client";
 import { tokenEvents } from "@/lib/db/schema";
-import { readScopedTokenRequest } from "@/lib/live/token-view";
+import { readScopedTokenRequest } from "@/lib/tokens/token-row";
 
 export const dynamic = "force-dynamic";
 
