@@ -1,4 +1,4 @@
-import type { ActiveTokenSummary } from "@/lib/tokens/active-tokens";
+import type { ActiveTokenSummary } from "@/lib/tokens/dto";
 import { formatTime, tokenKindLabels } from "@/lib/tokens/display";
 import { idTypeLabels, type IdType } from "@/lib/validation/token-form-shape";
 

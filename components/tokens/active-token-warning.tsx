@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ActiveTokenSummary } from "@/lib/tokens/active-tokens";
+import type { ActiveTokenSummary } from "@/lib/tokens/dto";
 import { describeActiveToken } from "./active-token-text";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";

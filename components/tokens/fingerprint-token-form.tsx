@@ -6,7 +6,7 @@ import { flushSync } from "react-dom";
 import { useForm, useWatch } from "react-hook-form";
 import type { ActionResult } from "@/lib/actions/result";
 import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
-import type { IssueTokenResult } from "@/lib/tokens/issue-token";
+import type { IssueTokenResult } from "@/lib/tokens/dto";
 import type { FingerprintRestartPrefill, RestartSubmission } from "@/lib/tokens/restart-fields";
 import {
   emptyFingerprintTokenForm,

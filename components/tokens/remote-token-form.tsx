@@ -6,7 +6,7 @@ import { flushSync } from "react-dom";
 import { useForm, useWatch, type Path } from "react-hook-form";
 import type { ActionResult } from "@/lib/actions/result";
 import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
-import type { IssueTokenResult } from "@/lib/tokens/issue-token";
+import type { IssueTokenResult } from "@/lib/tokens/dto";
 import type { CarriableField, RemoteRestartPrefill, RestartSubmission } from "@/lib/tokens/restart-fields";
 import { minimumAgeYears } from "@/lib/validation/identity-documents";
 import { phoneExample } from "@/lib/validation/phone-example";

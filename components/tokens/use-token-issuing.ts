@@ -5,10 +5,10 @@ import { useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import type { ActionResult } from "@/lib/actions/result";
 import type { ErrorCode } from "@/lib/errors";
-import type { ActiveTokenSummary } from "@/lib/tokens/active-tokens";
+import type { ActiveTokenSummary } from "@/lib/tokens/dto";
 import { definitelyNotIssuedCodes } from "@/lib/tokens/display";
 import { newIdempotencyKey } from "@/lib/tokens/idempotency-key";
-import type { IssueTokenResult } from "@/lib/tokens/issue-token";
+import type { IssueTokenResult } from "@/lib/tokens/dto";
 import type { IssueAlertState } from "./issue-alert";
 
 type Submission = { idempotencyKey: string; allowDuplicate: boolean };

@@ -6,34 +6,7 @@ import { authUsers, tokenRequests, type TokenRequest } from "@/lib/db/schema";
 import { factsFromRow } from "./token-facts";
 import { TOKEN_LIFETIME_MS } from "./lifetime";
 import { deriveTokenState } from "./state";
-
-/**
- * A token of the same customer that is still open: shown before issuing another. Only a token of
- * the teller's own branch is described (and linked); of another branch's the teller learns that
- * one exists and nothing else — not who issued it nor where — since they may not open it, and the
- * names would tell a teller where any ID number is being served.
- */
-export type ActiveTokenSummary =
-  | {
-      isOwnBranch: true;
-      tokenRequestId: string;
-      kind: "fingerprint" | "remote";
-      idType: string;
-      /**
-       * Where it stands: waiting for the customer, started by them (no result yet), or still being
-       * issued (the service has not answered the call yet).
-       */
-      state: ActiveTokenState;
-      createdAt: string;
-      issuedAt: string | null;
-      expiresAt: string | null;
-      /** The server's clock when this was found: time left counts from it, not the browser's clock. */
-      checkedAt: string;
-      issuedByName: string;
-    }
-  | { isOwnBranch: false };
-
-export type ActiveTokenState = "waiting" | "in_progress" | "being_issued";
+import type { ActiveTokenState, ActiveTokenSummary } from "./dto";
 
 /**
  * Tokens for the same ID number (by blind index) with no final result yet: an issued token within

@@ -1,13 +1,13 @@
 import "server-only";
 
-export { findActiveTokensForCustomer, type ActiveTokenSummary } from "./active-tokens";
+export { findActiveTokensForCustomer } from "./active-tokens";
+export type { ActiveTokenSummary, IssueTokenResult } from "./dto";
 export {
   issueFingerprintToken,
   issueRemoteToken,
   issuerFromStaff,
   type FingerprintTokenSubmission,
   type IssueDependencies,
-  type IssueTokenResult,
   type RemoteTokenSubmission,
   type TokenIssuer,
 } from "./issue-token";

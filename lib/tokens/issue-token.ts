@@ -23,7 +23,8 @@ import {
   type IdType,
   type remoteTokenActionSchema,
 } from "@/lib/validation";
-import { warnOfActiveTokens, type ActiveTokenSummary } from "./active-tokens";
+import { warnOfActiveTokens } from "./active-tokens";
+import type { IssueTokenResult } from "./dto";
 import { isErrorCode, outcomeOfFailure, presentedCode } from "./issue-outcome";
 import { expiryOf } from "./lifetime";
 
@@ -44,10 +45,6 @@ export type FingerprintTokenSubmission = z.output<typeof fingerprintTokenActionS
 export type RemoteTokenSubmission = z.output<typeof remoteTokenActionSchema>;
 
 export type TokenIssuer = { userId: string; username: string; branch: { id: string; name: string } };
-
-export type IssueTokenResult =
-  | { status: "issued"; tokenRequestId: string; token: string; replayed: boolean }
-  | { status: "active_token_exists"; activeTokens: ActiveTokenSummary[] };
 
 type IssueLogger = { info: (object: Record<string, unknown>, message: string) => void; error: (object: Record<string, unknown>, message: string) => void };
 
