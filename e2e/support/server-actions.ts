@@ -1,5 +1,7 @@
 import { expect, type APIRequestContext, type Page, type Request } from "@playwright/test";
 
+export { readActionResult } from "./action-calls";
+
 /**
  * Calls a server action around the form, as a script or a second tab would: a real submit is
  * captured once (its action id and router headers), then its body is replayed or altered.
@@ -32,21 +34,4 @@ export async function callAction(request: APIRequestContext, action: CapturedAct
   const headers = Object.fromEntries(Object.entries(action.headers).filter(([name]) => forwardedHeaders.includes(name.toLowerCase())));
   const response = await request.post(action.url, { headers, data: JSON.stringify(args) });
   return { status: response.status(), text: await response.text() };
-}
-
-/**
- * The action's result object from an RSC response: the flight line that holds `"ok":`. Action
- * results are plain JSON, so the line parses as is.
- */
-export function readActionResult(text: string): { ok: boolean; code?: string; data?: Record<string, unknown>; fieldErrors?: Record<string, string[]>; formError?: string } {
-  for (const line of text.split("\n")) {
-    const json = line.slice(line.indexOf(":") + 1);
-    if (!json.includes('"ok":')) continue;
-    try {
-      return JSON.parse(json) as ReturnType<typeof readActionResult>;
-    } catch {
-      continue;
-    }
-  }
-  throw new Error(`no action result in response: ${text.slice(0, 300)}`);
 }

@@ -1,27 +1,15 @@
-import { expect, test as base } from "@playwright/test";
-import { signInByApi, type DemoUsername, type StorageState } from "./auth";
-import { demoAccount } from "@/lib/staff/demo-accounts";
+import { expect, test as authTest, type DemoUsername } from "./auth";
 
 /**
- * Browser pages signed in as a demo account, for the token specs. The sign-in itself is the auth
- * fixtures' (the real endpoint, once per account per worker); this only makes the page fixture
- * start signed in, as `test.use({ account: "teller.accra" })` chooses.
+ * Browser pages signed in as a demo account, for the token specs: the auth fixtures' `test`
+ * (the real sign-in endpoint, once per account per worker) with the page starting signed in as
+ * `test.use({ account: "teller.accra" })` chooses. One fixture chain, so a spec that also asks for
+ * `apiAs` or `sessionOf` shares the same signed-in sessions.
  */
-export const test = base.extend<{ account: DemoUsername }, { sessionStates: Map<DemoUsername, StorageState> }>({
+export const test = authTest.extend<{ account: DemoUsername }>({
   account: ["teller.kumasi", { option: true }],
-  sessionStates: [
-    async ({}, provide) => {
-      await provide(new Map());
-    },
-    { scope: "worker" },
-  ],
-  storageState: async ({ account, sessionStates }, provide) => {
-    let state = sessionStates.get(account);
-    if (!state) {
-      state = await signInByApi(account, demoAccount(account).password);
-      sessionStates.set(account, state);
-    }
-    await provide(state);
+  storageState: async ({ account, sessionOf }, provide) => {
+    await provide(await sessionOf(account));
   },
 });
 
