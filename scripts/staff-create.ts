@@ -18,7 +18,8 @@ import { closeDb } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/staff/passwords";
 import { branchCodeSchema, createStaffSchema } from "@/lib/staff/schemas";
-import { createStaffAccount, ensureBranch, listBranches } from "@/lib/staff/service";
+import { createStaffAccount } from "@/lib/staff/accounts";
+import { ensureBranch, listBranches } from "@/lib/staff/branches";
 
 const usage = `Usage: npm run staff:create -- --role <${STAFF_ROLES.join("|")}> --username <username> --name "<full name>" --branch <CODE> [--branch-name "<name>"] [--password-stdin]`;
 

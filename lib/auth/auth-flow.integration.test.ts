@@ -23,7 +23,8 @@ const { auditEvents, authSessions, staffProfiles } = await import("@/lib/db/sche
 const { getAuth } = await import("./server");
 const { resolveSession } = await import("./session");
 const { LOCKED_MESSAGE } = await import("./lockout");
-const staffService = await import("@/lib/staff/service");
+const staffService = await import("@/lib/staff/accounts");
+const staffBranches = await import("@/lib/staff/branches");
 const { appUrl } = await import("@/lib/env");
 
 const PASSWORD = "correct-horse-battery";
@@ -61,8 +62,8 @@ async function auditOf(action: string, label: string) {
 }
 
 beforeAll(async () => {
-  const acc = await staffService.createBranch({ system: "test" }, { code: "ACC", name: "Accra – Head Office" });
-  const kum = await staffService.createBranch({ system: "test" }, { code: "KUM", name: "Kumasi – Adum" });
+  const acc = await staffBranches.createBranch({ system: "test" }, { code: "ACC", name: "Accra – Head Office" });
+  const kum = await staffBranches.createBranch({ system: "test" }, { code: "KUM", name: "Kumasi – Adum" });
   branchIds = { acc: acc.id, kum: kum.id };
   const admin = await newAccount("flow.admin", "admin");
   adminActor = { userId: admin.userId, username: admin.username };

@@ -19,7 +19,8 @@ await vi.hoisted(async () => {
 const { closeDb, getDb } = await import("@/lib/db/client");
 const { auditEvents } = await import("@/lib/db/schema");
 const { handleAuthRequest } = await import("./server");
-const staffService = await import("@/lib/staff/service");
+const staffService = await import("@/lib/staff/accounts");
+const staffBranches = await import("@/lib/staff/branches");
 const { appUrl } = await import("@/lib/env");
 const { createScratchPostgres, queryRows } = await import("@/test/kit/database");
 
@@ -50,7 +51,7 @@ async function auditCount(action: string, username: string, reason?: string): Pr
 const globals = globalThis as typeof globalThis & { verideskDatabase?: Promise<unknown>; verideskAuth?: Promise<unknown> };
 
 async function burstScenarios(branchCode: string) {
-  const branch = await staffService.createBranch({ system: "test" }, { code: branchCode, name: `Burst ${branchCode}` });
+  const branch = await staffBranches.createBranch({ system: "test" }, { code: branchCode, name: `Burst ${branchCode}` });
   const newAccount = (username: string) =>
     staffService.createStaffAccount({ system: "test" }, { username, name: username, role: "teller", branchId: branch.id, password: PASSWORD });
 

@@ -20,7 +20,8 @@ await vi.hoisted(async () => {
 const { closeDb, getDb } = await import("@/lib/db/client");
 const { auditEvents, signInThrottles } = await import("@/lib/db/schema");
 const { handleAuthRequest } = await import("./server");
-const staffService = await import("@/lib/staff/service");
+const staffService = await import("@/lib/staff/accounts");
+const staffBranches = await import("@/lib/staff/branches");
 const { appUrl } = await import("@/lib/env");
 
 async function signIn(username: string, password: string, ip = "198.51.100.7") {
@@ -66,7 +67,7 @@ describe("signed-out failed sign-ins", () => {
   }, 120_000);
 
   it("an unknown username locks after 5 guesses exactly like an account does, and the account's failures are all audited", async () => {
-    const branch = await staffService.createBranch({ system: "test" }, { code: "SOW", name: "Signed-out writes" });
+    const branch = await staffBranches.createBranch({ system: "test" }, { code: "SOW", name: "Signed-out writes" });
     await staffService.createStaffAccount({ system: "test" }, { username: "real.person", name: "Real Person", role: "teller", branchId: branch.id, password: "correct-horse-battery" });
     const answersOf = async (username: string) => {
       const answers = [];

@@ -22,7 +22,8 @@ await vi.hoisted(async () => {
 const { closeDb, getDb } = await import("@/lib/db/client");
 const { getAuth } = await import("@/lib/auth/server");
 const { appUrl } = await import("@/lib/env");
-const staffService = await import("@/lib/staff/service");
+const staffService = await import("@/lib/staff/accounts");
+const staffBranches = await import("@/lib/staff/branches");
 const { GET } = await import("@/app/api/review/export/route");
 const { planDemoData } = await import("./demo-data");
 const { writeDemoData } = await import("./demo-data-writer");
@@ -41,7 +42,7 @@ const pageQueries: { limit: unknown; rows: number }[] = [];
 
 beforeAll(async () => {
   const db = await getDb();
-  const branch = await staffService.createBranch({ system: "test" }, { code: "ACC", name: "Accra – Head Office" });
+  const branch = await staffBranches.createBranch({ system: "test" }, { code: "ACC", name: "Accra – Head Office" });
   await staffService.createStaffAccount(
     { system: "test" },
     { username: "export.hq", name: "Export Test", role: "head_office_supervisor", branchId: branch.id, password: PASSWORD },

@@ -18,7 +18,7 @@ await vi.hoisted(async () => {
 
 const { closeDb, getDb } = await import("@/lib/db/client");
 const { auditEvents, authUsers, staffProfiles, staffRoleApprovals } = await import("@/lib/db/schema");
-const staffService = await import("./service");
+const staffService = await import("./accounts");
 const approvals = await import("./role-approvals");
 const { seedDemoData } = await import("./seed");
 

@@ -10,7 +10,8 @@ import { AppError } from "@/lib/errors";
 import { generateTemporaryPassword } from "./passwords";
 import type { CreateStaffInput, UpdateStaffInput } from "./schemas";
 import { canDecide, decideGrant } from "./separation-of-duties";
-import { applyStaffUpdate, createStaffAccount, findBranch, findStaffMember, insertStaffAccount, updateStaffAccount, usernameTaken, type StaffMember } from "./service";
+import { applyStaffUpdate, createStaffAccount, findStaffMember, insertStaffAccount, updateStaffAccount, usernameTaken, type StaffMember } from "./accounts";
+import { findBranch } from "./branches";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { normalizeUsername } from "@/lib/auth/username";
 

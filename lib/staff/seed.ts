@@ -2,7 +2,8 @@ import "server-only";
 import { env } from "@/lib/env";
 import { roleLabels } from "@/lib/domain/staff-roles";
 import { demoAccounts, demoBranches, type DemoAccount } from "./demo-accounts";
-import { countStaff, createStaffAccount, ensureBranch, findStaffByUsername, type Actor } from "./service";
+import { countStaff, createStaffAccount, findStaffByUsername, type Actor } from "./accounts";
+import { ensureBranch } from "./branches";
 
 /**
  * The demo data of a local run: the demo branches and one account per role. Idempotent: what

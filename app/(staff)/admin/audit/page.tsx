@@ -16,7 +16,7 @@ import { REVIEW_PERMISSION } from "@/lib/review/access";
 import { getDb } from "@/lib/db/client";
 import { parseAuditFilter } from "@/lib/review/audit-filter";
 import { listAuditTrailPage } from "@/lib/review/audit-trail";
-import { listStaff } from "@/lib/staff/service";
+import { listStaff } from "@/lib/staff/accounts";
 import { pageNumberSchema } from "@/lib/validation/query-values";
 import { verifyAuditTrailAction } from "./actions";
 import { VerifyTrail } from "./verify-trail";

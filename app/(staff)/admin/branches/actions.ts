@@ -2,7 +2,7 @@
 
 import { defineAction } from "@/lib/actions";
 import { createBranchSchema, renameBranchSchema } from "@/lib/staff/schemas";
-import { createBranch as createBranchRecord, renameBranch as renameBranchRecord } from "@/lib/staff/service";
+import { createBranch as createBranchRecord, renameBranch as renameBranchRecord } from "@/lib/staff/branches";
 
 export const createBranchAction = defineAction(
   { name: "branch.create", schema: createBranchSchema, permission: "staff.manage" },

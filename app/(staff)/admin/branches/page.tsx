@@ -4,7 +4,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { requirePermission } from "@/lib/auth/pages";
-import { listBranches } from "@/lib/staff/service";
+import { listBranches } from "@/lib/staff/branches";
 import { createBranchAction, renameBranchAction } from "./actions";
 
 export const metadata: Metadata = { title: "Branches" };

@@ -3,7 +3,7 @@
 import { defineAction } from "@/lib/actions";
 import { approveRoleApproval, cancelRoleApproval, proposeOrCreateStaff, proposeOrUpdateStaff, rejectRoleApproval } from "@/lib/staff/role-approvals";
 import { createStaffSchema, resetPasswordSchema, roleApprovalDecisionSchema, setStaffDisabledSchema, updateStaffSchema } from "@/lib/staff/schemas";
-import { resetStaffPassword, setStaffDisabled } from "@/lib/staff/service";
+import { resetStaffPassword, setStaffDisabled } from "@/lib/staff/accounts";
 
 /**
  * Staff administration. Every change is audited by lib/staff (before/after for role and branch).

@@ -11,7 +11,7 @@ import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, Table
 import { requirePermission } from "@/lib/auth/pages";
 import { listPendingApprovals } from "@/lib/staff/role-approvals";
 import { canDecide } from "@/lib/staff/separation-of-duties";
-import { listStaff } from "@/lib/staff/service";
+import { listStaff } from "@/lib/staff/accounts";
 import { approveRoleChangeAction, cancelRoleChangeAction, rejectRoleChangeAction } from "./actions";
 
 export const metadata: Metadata = { title: "Staff accounts" };

@@ -9,7 +9,8 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/pages";
 import { isAppError } from "@/lib/errors";
-import { getStaffMember, listBranches } from "@/lib/staff/service";
+import { getStaffMember } from "@/lib/staff/accounts";
+import { listBranches } from "@/lib/staff/branches";
 import { resetPasswordAction, setStaffDisabledAction, updateStaffAction } from "../actions";
 
 export const metadata: Metadata = { title: "Staff account" };

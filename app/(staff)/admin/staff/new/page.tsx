@@ -5,7 +5,7 @@ import { CreateStaffForm } from "@/components/staff/create-staff-form";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/pages";
-import { listBranches } from "@/lib/staff/service";
+import { listBranches } from "@/lib/staff/branches";
 import { createStaffAction } from "../actions";
 
 export const metadata: Metadata = { title: "Add staff member" };

@@ -15,18 +15,16 @@ import { generateTemporaryPassword } from "./passwords";
 import type { CreateStaffInput, UpdateStaffInput } from "./schemas";
 import { decideGrant, type GrantDecision } from "./separation-of-duties";
 import { normalizeUsername, placeholderEmailFor } from "@/lib/auth/username";
+import { actorLabelOf, actorOf, type Actor } from "./actor";
+import { findBranch } from "./branches";
 
 /**
- * Staff accounts and branches: the use cases behind the admin pages, the seed and the
+ * Staff accounts: the use cases behind the admin pages, the seed and the
  * `staff:create` command. Each change and its audit event commit in one transaction.
  * Authorisation happens before (the action wrapper); these functions trust their caller.
  */
 
-/** Who makes a change: a signed-in administrator, or a command run on the server. */
-export type Actor = { userId: string; username: string } | { system: string };
-
-const actorOf = (actor: Actor) => ("system" in actor ? null : actor);
-const actorLabelOf = (actor: Actor) => ("system" in actor ? actor.system : undefined);
+export type { Actor } from "./actor";
 
 export type StaffMember = {
   userId: string;
@@ -99,14 +97,6 @@ export async function findStaffMember(db: DbExecutor, userId: string): Promise<S
 
 export async function getStaffMember(userId: string): Promise<StaffMember> {
   return findStaffMember(await getDb(), userId);
-}
-
-export async function findBranch(db: DbExecutor, branchId: string) {
-  const [branch] = await db.select().from(branches).where(eq(branches.id, branchId));
-  if (!branch) {
-    throw new AppError("VALIDATION", `no branch ${branchId}`, { fieldErrors: { branchId: ["Choose a branch from the list."] } });
-  }
-  return branch;
 }
 
 /**
@@ -365,85 +355,6 @@ export async function resetStaffPassword(actor: Actor, userId: string, requestId
   return { member, temporaryPassword };
 }
 
-// ─── Branches ───────────────────────────────────────────────────────────────────────────────────
-
-export type BranchWithStaffCount = { id: string; code: string; name: string; staffCount: number; createdAt: Date };
-
-export async function listBranches(): Promise<BranchWithStaffCount[]> {
-  const db = await getDb();
-  const rows = await db
-    .select({ id: branches.id, code: branches.code, name: branches.name, createdAt: branches.createdAt, staffCount: count(staffProfiles.userId) })
-    .from(branches)
-    .leftJoin(staffProfiles, eq(staffProfiles.branchId, branches.id))
-    .groupBy(branches.id)
-    .orderBy(asc(branches.code));
-  return rows;
-}
-
-export async function createBranch(actor: Actor, input: { code: string; name: string }, requestId?: string) {
-  const db = await getDb();
-  try {
-    return await db.transaction(async (tx) => {
-      const [taken] = await tx.select({ id: branches.id }).from(branches).where(eq(branches.code, input.code));
-      if (taken) throw branchCodeTaken(input.code);
-      const [branch] = await tx.insert(branches).values({ code: input.code, name: input.name }).returning();
-      if (!branch) throw new AppError("INTERNAL", "branch insert returned nothing");
-      await recordAuditEvent(
-        {
-          action: "branch.create",
-          actor: actorOf(actor),
-          actorLabel: actorLabelOf(actor),
-          subject: { type: "branch", id: branch.id },
-          branchId: branch.id,
-          details: { after: { code: branch.code, name: branch.name } },
-          requestId,
-        },
-        tx,
-      );
-      return branch;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw branchCodeTaken(input.code);
-    throw error;
-  }
-}
-
-function branchCodeTaken(code: string): AppError {
-  return new AppError("CONFLICT", `branch code ${code} exists`, {
-    userMessage: "That branch code is taken.",
-    fieldErrors: { code: ["A branch with this code exists already."] },
-  });
-}
-
-export async function renameBranch(actor: Actor, input: { branchId: string; name: string }, requestId?: string) {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    const before = await findBranch(tx, input.branchId);
-    if (before.name === input.name) return before;
-    const [branch] = await tx.update(branches).set({ name: input.name }).where(eq(branches.id, input.branchId)).returning();
-    await recordAuditEvent(
-      {
-        action: "branch.rename",
-        actor: actorOf(actor),
-        actorLabel: actorLabelOf(actor),
-        subject: { type: "branch", id: input.branchId },
-        branchId: input.branchId,
-        details: { code: before.code, before: { name: before.name }, after: { name: input.name } },
-        requestId,
-      },
-      tx,
-    );
-    return branch ?? before;
-  });
-}
-
-/** Finds or creates a branch by code (the seed). */
-export async function ensureBranch(actor: Actor, input: { code: string; name: string }) {
-  const db = await getDb();
-  const [existing] = await db.select().from(branches).where(eq(branches.code, input.code));
-  if (existing) return { branch: existing, isNew: false };
-  return { branch: await createBranch(actor, input), isNew: true };
-}
 
 export async function findStaffByUsername(username: string): Promise<StaffMember | null> {
   const db = await getDb();
