@@ -110,7 +110,7 @@ export const routes: RouteEntry[] = [
   {
     file: "app/api/bench/ceiling/route.ts",
     url: "/api/bench/ceiling",
-    methods: { GET: { kind: "public", why: "benchmark ceiling (issue 15): 404 unless BENCH_CEILING_ROUTE, refused in production; constant JSON, no data" } },
+    methods: { GET: { kind: "public", why: "benchmark ceiling: 404 unless BENCH_CEILING_ROUTE, refused in production; constant JSON, no data" } },
   },
   { file: "app/api/health/live/route.ts", url: "/api/health/live", methods: { GET: { kind: "public", why: "liveness for the balancer and orchestrator: says only that the process answers" } } },
   {

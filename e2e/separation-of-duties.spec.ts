@@ -3,9 +3,9 @@ import { approveOnStaffPage, expect, readBranchIds, requestWith, SECOND_ADMIN, s
 import { callServerAction } from "@/e2e/support/action-calls";
 
 /**
- * Separation of duties (issue 12 finding 6, ADR 0020) through the administrators' own pages: one
+ * Separation of duties (ADR 0020) through the administrators' own pages: one
  * administrator cannot give anyone — least of all themselves — a role that sees customer data; a
- * second administrator must approve. And the audit trail's hash chain (finding 5, ADR 0019) is
+ * second administrator must approve. And the audit trail's hash chain (ADR 0019) is
  * verified on the audit page.
  */
 

@@ -3,7 +3,7 @@ import type { UseFormRegisterReturn } from "react-hook-form";
 export type ConsentWording = { version: number; text: string };
 
 /**
- * The customer's consent (issue 14): the wording in force, for the teller to read out, and the
+ * The customer's consent: the wording in force, for the teller to read out, and the
  * required confirmation that they did and the customer agreed. Self-contained so that either
  * token form places it just above its submit area; the server refuses a token without it.
  */

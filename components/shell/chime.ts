@@ -3,7 +3,7 @@
 import { useCallback, useSyncExternalStore } from "react";
 
 /**
- * The optional chime when one of the teller's tokens ends (issue 13): off by default, remembered
+ * The optional chime when one of the teller's tokens ends: off by default, remembered
  * per staff member on this browser (a counter PC is shared; the key carries the user id), and
  * played with Web Audio — two short tones, no sound file to fetch.
  */

@@ -14,7 +14,7 @@ import type { LiveTokenSummary, TodayTokensResponse } from "@/lib/live/dto";
 import { playChime, resumeAudioOnFirstGesture, useChimePreference } from "./chime";
 
 /**
- * Results you notice (issue 13): when one of the teller's tokens ends while they are on any
+ * Results you notice: when one of the teller's tokens ends while they are on any
  * Veridesk page, a notice appears in the corner with a link to the token, the tab's title says
  * how many results wait (seen from another tab or window too), and the chime plays if they turned
  * it on. It listens to today's list: on the home page the dashboard's own poll, elsewhere the same

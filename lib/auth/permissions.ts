@@ -28,14 +28,14 @@ export const PERMISSIONS = [
   "staff.manage",
   /** Read the audit trail (own branch unless `branches.all`). */
   "audit.read",
-  /** Manage the bank's verification purposes and their policies (issue 14). */
+  /** Manage the bank's verification purposes and their policies. */
   "compliance.manage",
   /**
-   * A customer's own records (issue 14): produce the record of verifications held for an ID number,
+   * A customer's own records: produce the record of verifications held for an ID number,
    * erase on the customer's request, place and release legal holds. Each with a reason, audited.
    */
   "customers.records",
-  /** The Operations page: the provider budget, the watcher's backlog, readiness (issue 16). Counts, no customer data. */
+  /** The Operations page: the provider budget, the watcher's backlog, readiness. Counts, no customer data. */
   "operations.view",
 ] as const;
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 /**
- * The exports' origin check (issue 12 finding 7, ADR 0018): a cross-site page cannot make a
+ * The exports' origin check (ADR 0018): a cross-site page cannot make a
  * signed-in browser run an export, and without APP_URL the check compares against the origin the
  * request was addressed to, never a guessed http://localhost:PORT.
  */

@@ -3,7 +3,7 @@ import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
 
 /**
- * Signed-out failed sign-ins cannot grow the tables without bound (issue 12, finding 7): a burst
+ * Signed-out failed sign-ins cannot grow the tables without bound: a burst
  * of random usernames through better-auth's real handler writes no throttle row and at most the
  * per-minute audit budget (plus one summary); an unknown username still locks like a real one,
  * so the answers never tell whether an account exists; a real account's failures are all audited.

@@ -2,7 +2,7 @@ import "server-only";
 import { emptyThrottleState, type ThrottleState } from "./lockout";
 
 /**
- * Bounds on what a signed-out stranger can make Veridesk write (issue 12, finding 7). Failed
+ * Bounds on what a signed-out stranger can make Veridesk write. Failed
  * sign-ins for usernames that belong to no account keep their lock-out state here, in memory, in
  * a bounded map (the table `sign_in_throttles` holds only real accounts, so it is bounded by the
  * staff list); they still lock exactly like real ones, so the answer never tells whether a

@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { consentMessages } from "@/lib/validation/token-form-shape";
 
 /**
- * The consent wording tellers read to the customer (issue 14, ADR 0023). Versioned: publishing
+ * The consent wording tellers read to the customer (ADR 0023). Versioned: publishing
  * adds a row and never edits one, so each token's `consent_wording_version` names the exact words.
  */
 

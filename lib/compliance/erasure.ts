@@ -5,7 +5,7 @@ import { contactPiiColumns, erasedFingerprint, identityPiiColumns, piiTable } fr
 import type { ErasureBasis } from "@/lib/pii/erasure-note";
 
 /**
- * Overwrites a token's personal data (issue 14, ADR 0022). The columns come from lib/pii/columns.ts,
+ * Overwrites a token's personal data (ADR 0022). The columns come from lib/pii/columns.ts,
  * the one list of personal data, so nothing is missed. Each UPDATE re-checks, under the row lock,
  * that the part is not erased yet and the row is not under a legal hold: two runs at once, or a
  * hold placed a moment ago, can never erase a row twice or erase a held row. Returns the ids it

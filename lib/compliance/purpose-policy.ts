@@ -1,7 +1,7 @@
 import { ID_TYPES, idTypeLabels, type IdType } from "@/lib/validation/token-form-shape";
 
 /**
- * The purpose policy check (issue 14): may a token of this kind, with this ID document, be issued
+ * The purpose policy check: may a token of this kind, with this ID document, be issued
  * for this purpose? Plain data in, a verdict out — the server asks it before anything reaches the
  * service, and the forms ask it to offer only what it allows, so the two can never disagree.
  * Fingerprint tokens always use the Ghana Card (the only card with fingerprints on record).

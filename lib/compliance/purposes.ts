@@ -10,7 +10,7 @@ import { checkPurposePolicy, isPurposeOfferedFor, type PurposePolicy, type Token
 import type { PurposePolicyInput } from "./purpose-schemas";
 
 /**
- * The bank's verification purposes (issue 14): the admin page's use cases and the check the
+ * The bank's verification purposes: the admin page's use cases and the check the
  * token issuing runs before it writes or sends anything. Each change and its audit event commit
  * in one transaction; authorisation happens before (the action wrapper).
  */

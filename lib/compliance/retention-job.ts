@@ -9,7 +9,7 @@ import { erasePart } from "./erasure";
 import { oldestCreatedAtThatMayBeDue, retentionDecision, type RetentionFacts, type RetentionSettings } from "./retention-policy";
 
 /**
- * The ONE retention job (issue 14, ADR 0022): erases contact and identity data whose clock has run
+ * The ONE retention job (ADR 0022): erases contact and identity data whose clock has run
  * out, skipping tokens under a legal hold, and writes one audit event per run with its counts.
  * Run by the app on a schedule (retention-schedule.ts) and by `npm run retention`.
  *

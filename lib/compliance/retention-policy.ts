@@ -1,5 +1,5 @@
 /**
- * The retention arithmetic (issue 14, ADR 0022): pure functions of a token's stored times, the
+ * The retention arithmetic (ADR 0022): pure functions of a token's stored times, the
  * settings and the present moment. The job, the customer's record and the erasure on request all
  * ask these, so "when will this be erased" has one answer everywhere.
  */

@@ -13,7 +13,7 @@ import { retentionDecision, type RetentionSettings } from "./retention-policy";
 import { runRetentionJob } from "./retention-job";
 
 /**
- * The retention job on tokens of many ages (issue 14, ADR 0022), on PGlite and (TEST_DATABASE_URL
+ * The retention job on tokens of many ages (ADR 0022), on PGlite and (TEST_DATABASE_URL
  * set) PostgreSQL: erased rows hold no ciphertext and no blind index, figures and the end-of-day
  * sheet of an old day do not move, two runs at once erase each row once, one audit event per run.
  */

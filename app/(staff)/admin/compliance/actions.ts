@@ -3,7 +3,7 @@
 import { defineAction } from "@/lib/actions";
 import { consentWordingInputSchema, publishConsentWording } from "@/lib/compliance/consent";
 
-/** Publishes a new consent wording as the next version (issue 14), audited with the text. */
+/** Publishes a new consent wording as the next version, audited with the text. */
 export const publishConsentWordingAction = defineAction(
   { name: "consent.wording_publish", schema: consentWordingInputSchema, permission: "compliance.manage" },
   async ({ input, staff, requestId }) => {

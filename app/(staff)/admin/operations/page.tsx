@@ -31,7 +31,7 @@ function Figures({ rows }: { rows: [label: string, value: ReactNode][] }) {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
 /**
- * How the service runs, for administrators (issues 11 and 16): the provider budget all instances
+ * How the service runs, for administrators: the provider budget all instances
  * share (a 429's pause and the deferred polls are the backlog's cause), the watcher's backlog and
  * lag, the last hour's answers, attempts whose outcome is unknown, and this instance's readiness.
  * Counts and times only; reloading the page reads them again.
