@@ -11,7 +11,7 @@ import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Input, Select } from "@/components/ui/input";
 import type { ActionResult } from "@/lib/actions/result";
-import type { CustomerRecord, ErasureOnRequestReport } from "@/lib/review/customer-record";
+import type { CustomerRecord, ErasureOnRequestReport } from "@/lib/review/dto";
 import { customerRecordRequestSchema } from "@/lib/review/customer-record-schema";
 import { csvTextCell } from "@/lib/review/csv-cell";
 import { reviewIdTypeLabels, reviewIdTypes } from "@/lib/review/filters";

@@ -1,4 +1,4 @@
-import type { FigureCounts } from "@/lib/review/figures";
+import type { FigureCounts } from "@/lib/review/dto";
 import { formatCount, formatDuration, formatRate } from "@/lib/review/format";
 
 /** The headline numbers of a range, large enough to read across the desk. */

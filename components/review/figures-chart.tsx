@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { FigureGroup } from "@/lib/review/figures";
+import type { FigureGroup } from "@/lib/review/dto";
 import { formatDay } from "@/lib/bank-time";
 import { figureSeries } from "./figure-series";
 

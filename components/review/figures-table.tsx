@@ -1,5 +1,5 @@
 import { NumberCell, Table, TableBody, TableCaption, TableFoot, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
-import type { FigureCounts, FigureGroup } from "@/lib/review/figures";
+import type { FigureCounts, FigureGroup } from "@/lib/review/dto";
 import { formatCount, formatDuration, formatRate } from "@/lib/review/format";
 
 const columns: { key: keyof FigureCounts; label: string; format: (value: number | null) => string }[] = [

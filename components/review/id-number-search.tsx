@@ -14,7 +14,7 @@ import type { ActionResult } from "@/lib/actions/result";
 import { reviewIdTypeLabels, reviewIdTypes } from "@/lib/review/filters";
 import { formatDateTime } from "@/lib/bank-time";
 import { idNumberSearchSchema } from "@/lib/review/id-search-schema";
-import type { ReviewTokenRow } from "@/lib/review/token-list";
+import type { ReviewTokenRow } from "@/lib/review/dto";
 import { ReviewStateBadge } from "./review-state-badge";
 
 type SearchValues = z.input<typeof idNumberSearchSchema>;

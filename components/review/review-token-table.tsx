@@ -19,7 +19,7 @@ import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, Table
 import { reviewKindLabels, reviewSortKeys, toSearchParams, type ReviewListQuery, type ReviewSortKey } from "@/lib/review/filters";
 import { formatDate, formatTime } from "@/lib/bank-time";
 import { formatCount, formatDuration } from "@/lib/review/format";
-import type { ReviewTokenRow } from "@/lib/review/token-list";
+import type { ReviewTokenRow } from "@/lib/review/dto";
 import { ReviewStateBadge } from "./review-state-badge";
 
 /**

@@ -16,6 +16,7 @@ import type { customerErasureRequestSchema, customerRecordRequestSchema, legalHo
 import { erasePart } from "@/lib/compliance/erasure";
 import { erasedText, formatErasureDay } from "@/lib/pii/erasure-note";
 import { AML_MINIMUM_YEARS, contactEraseDue, erasureOnRequest, identityEraseDue, type RetentionFacts, type RetentionSettings } from "@/lib/compliance/retention-policy";
+import type { CustomerRecord, ErasureOnRequestReport, HeldDatum } from "./dto";
 
 /**
  * The customer's own records (issue 14, Act 843's right of access): every token held for an ID
@@ -25,31 +26,6 @@ import { AML_MINIMUM_YEARS, contactEraseDue, erasureOnRequest, identityEraseDue,
  */
 
 type Context = { staff: Staff; scope: BranchScope; requestId: string };
-
-export type HeldDatum = { label: string; status: string };
-
-export type CustomerRecordEntry = {
-  tokenRequestId: string;
-  createdAt: string;
-  branchName: string;
-  purpose: string;
-  kindLabel: string;
-  idTypeLabel: string;
-  outcome: string;
-  transactionNumber: string | null;
-  consent: string;
-  personalData: HeldDatum[];
-  legalHold: { since: string; reason: string } | null;
-};
-
-export type CustomerRecord = {
-  producedAt: string;
-  producedBy: string;
-  idTypeLabel: string;
-  maskedIdNumber: string;
-  retention: RetentionSettings;
-  entries: CustomerRecordEntry[];
-};
 
 const kindLabels = { fingerprint: "Fingerprint, in branch", remote: "Remote, by link" } as const;
 
@@ -134,15 +110,6 @@ export async function produceCustomerRecord(
     })),
   };
 }
-
-export type ErasureOnRequestReport = {
-  contactErased: number;
-  identityErased: number;
-  /** Tokens left untouched because of a legal hold, with its reason. */
-  held: { tokenRequestId: string; reason: string }[];
-  /** Tokens whose identity data the AML minimum keeps, and until when. */
-  identityKept: { tokenRequestId: string; until: string }[];
-};
 
 /**
  * Erases the customer's data at their request: contact data at once; identity data only past the
@@ -313,3 +280,5 @@ export async function releaseLegalHold(db: Database, context: Context, input: z.
   // Thrown after the transaction, so the refusal's audit event is kept.
   if (refused) throw new AppError("FORBIDDEN", "a branch supervisor may not release head office's legal hold", { userMessage: HEAD_OFFICE_HOLD_MESSAGE });
 }
+
+export type { CustomerRecord, CustomerRecordEntry, ErasureOnRequestReport, HeldDatum } from "./dto";

@@ -7,6 +7,7 @@ import type { FigureGrouping, FiguresQuery } from "./filters";
 import { BANK_TIME_ZONE, formatDay } from "@/lib/bank-time";
 import { bankDayRange } from "./time";
 import { reviewStateOf, tokenRequests } from "./token-columns";
+import type { FigureCounts, FigureGroup } from "./dto";
 
 /**
  * The review figures (ADR 0010), counted by the database in one pass over the range:
@@ -22,30 +23,6 @@ import { reviewStateOf, tokenRequests } from "./token-columns";
  * - median and 90th-percentile seconds from issue to result, over tokens with a result.
  *
  */
-
-export type FigureCounts = {
-  requests: number;
-  issued: number;
-  successful: number;
-  failed: number;
-  expired: number;
-  invalid: number;
-  outcomeUnknown: number;
-  open: number;
-  notIssued: number;
-  /** 0..1, null when nothing is final yet. */
-  successRate: number | null;
-  medianSecondsToResult: number | null;
-  p90SecondsToResult: number | null;
-};
-
-export type FigureGroup = FigureCounts & {
-  /** Branch id, teller id, or the day (YYYY-MM-DD). */
-  key: string;
-  label: string;
-  /** The branch of a teller group. */
-  sublabel?: string;
-};
 
 export type FiguresReport = {
   query: FiguresQuery;
@@ -218,3 +195,5 @@ async function labelsFor(db: Database, grouping: FigureGrouping, keys: string[])
     return { label: names.get(tellerId) ?? "Unknown teller", ...(isOneBranch ? {} : { sublabel: branchNames.get(branchId) }) };
   };
 }
+
+export type { FigureCounts, FigureGroup } from "./dto";

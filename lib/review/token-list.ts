@@ -12,38 +12,12 @@ import { reviewIdTypeLabels, type ReviewFilters, type ReviewListQuery, type Revi
 import { bankDayRange } from "./time";
 import { failureReasonOf } from "./failure-reason";
 import { reviewStateSql, stateCondition, tokenRequests } from "./token-columns";
+import type { ReviewTokenRow } from "./dto";
 
 /**
  * The supervisor's token list: filtered, sorted and paged in the database (never in the browser),
  * always inside the staff member's branch scope. Rows leave as DTOs with the ID number masked.
  */
-
-export type ReviewTokenRow = {
-  id: string;
-  token: string | null;
-  kind: "fingerprint" | "remote";
-  idType: keyof typeof reviewIdTypeLabels;
-  idTypeLabel: string;
-  maskedIdNumber: string;
-  /** The ID number was erased: `maskedIdNumber` then says when and why, in words. */
-  isIdentityErased: boolean;
-  reference: string;
-  state: ReviewState;
-  branchId: string;
-  branchCode: string;
-  branchName: string;
-  tellerId: string;
-  tellerName: string;
-  createdAt: string;
-  issuedAt: string | null;
-  finishedAt: string | null;
-  /** Issue to result, for tokens with a result. */
-  secondsToResult: number | null;
-  transactionNumber: string | null;
-  errorCode: string | null;
-  /** Why it did not succeed (the service's failure text, or the issuing error's copy): lib/review/failure-reason.ts. */
-  failureReason: string | null;
-};
 
 export type ReviewTokenPage = {
   rows: ReviewTokenRow[];
@@ -249,3 +223,5 @@ export async function listTokensByIdNumberIndex(db: Database, scope: BranchScope
     .limit(limit);
   return (rows as RawRow[]).map(toRow);
 }
+
+export type { ReviewTokenRow } from "./dto";
