@@ -3,7 +3,6 @@ import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { recordAuditEvent } from "@/lib/audit";
 import type { DbExecutor } from "@/lib/db/types";
-import { getDb } from "@/lib/db/client";
 import { consentWordings } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { consentMessages } from "@/lib/validation/token-form-shape";
@@ -28,9 +27,8 @@ export const consentWordingInputSchema = z.object({
     ),
 });
 
-export async function currentConsentWording(db?: DbExecutor): Promise<ConsentWordingView> {
-  const database = db ?? (await getDb());
-  const [row] = await database.select().from(consentWordings).orderBy(desc(consentWordings.version)).limit(1);
+export async function currentConsentWording(db: DbExecutor): Promise<ConsentWordingView> {
+  const [row] = await db.select().from(consentWordings).orderBy(desc(consentWordings.version)).limit(1);
   if (!row) throw new AppError("CONFIGURATION", "no consent wording in consent_wordings (the migration inserts version 1)");
   return { version: row.version, text: row.text, createdAt: row.createdAt.toISOString(), createdByName: null };
 }
@@ -40,8 +38,7 @@ export async function consentWordingByVersion(db: DbExecutor, version: number): 
   return row?.text ?? null;
 }
 
-export async function listConsentWordings(): Promise<ConsentWordingView[]> {
-  const db = await getDb();
+export async function listConsentWordings(db: DbExecutor): Promise<ConsentWordingView[]> {
   const rows = await db.query.consentWordings.findMany({ orderBy: desc(consentWordings.version) });
   return rows.map((row) => ({ version: row.version, text: row.text, createdAt: row.createdAt.toISOString(), createdByName: null }));
 }
@@ -68,8 +65,12 @@ export async function requireCurrentConsent(db: DbExecutor, consent: { attested:
 }
 
 /** Publishes a new wording as the next version, audited in the same transaction. */
-export async function publishConsentWording(admin: { userId: string; username: string }, text: string, requestId?: string): Promise<ConsentWordingView> {
-  const db = await getDb();
+export async function publishConsentWording(
+  db: DbExecutor,
+  admin: { userId: string; username: string },
+  text: string,
+  requestId?: string,
+): Promise<ConsentWordingView> {
   return db.transaction(async (tx) => {
     const current = await currentConsentWording(tx);
     if (current.text === text) {
@@ -82,10 +83,13 @@ export async function publishConsentWording(admin: { userId: string; username: s
     // The primary key on version makes two admins publishing at once collide instead of both winning.
     const [row] = await tx.insert(consentWordings).values({ version, text, createdByUserId: admin.userId }).returning();
     if (!row) throw new AppError("INTERNAL", "consent wording insert returned nothing");
-    await recordAuditEvent(
-      { action: "consent.wording_publish", actor: admin, subject: { type: "consent_wording", id: String(version) }, details: { version, previousVersion: current.version, text }, requestId },
-      tx,
-    );
+    await recordAuditEvent(tx, {
+      action: "consent.wording_publish",
+      actor: admin,
+      subject: { type: "consent_wording", id: String(version) },
+      details: { version, previousVersion: current.version, text },
+      requestId,
+    });
     return { version, text, createdAt: row.createdAt.toISOString(), createdByName: admin.username };
   });
 }

@@ -1,3 +1,4 @@
+import type { TokenKind } from "@/lib/domain/token-kinds";
 import { ID_TYPES, idTypeLabels, type IdType } from "@/lib/validation/token-form-shape";
 
 /**
@@ -7,7 +8,7 @@ import { ID_TYPES, idTypeLabels, type IdType } from "@/lib/validation/token-form
  * Fingerprint tokens always use the Ghana Card (the only card with fingerprints on record).
  */
 
-export type TokenKind = "fingerprint" | "remote";
+export type { TokenKind };
 
 export type PurposePolicy = {
   id: string;

@@ -2,8 +2,8 @@ import "server-only";
 import { asc, eq } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
 import type { DbExecutor } from "@/lib/db/types";
-import { getDb } from "@/lib/db/client";
 import { verificationPurposes, type VerificationPurpose } from "@/lib/db/schema";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { AppError } from "@/lib/errors";
 import type { IdType } from "@/lib/validation/token-form-shape";
 import { checkPurposePolicy, isPurposeOfferedFor, type PurposePolicy, type TokenKind } from "./purpose-policy";
@@ -28,15 +28,14 @@ function toPolicy(row: VerificationPurpose): PurposePolicy {
   };
 }
 
-export async function listPurposes(): Promise<PurposePolicy[]> {
-  const db = await getDb();
+export async function listPurposes(db: DbExecutor): Promise<PurposePolicy[]> {
   const rows = await db.select().from(verificationPurposes).orderBy(asc(verificationPurposes.name));
   return rows.map(toPolicy);
 }
 
 /** What a form of this kind offers: active purposes whose policy allows the kind. */
-export async function listPurposesFor(kind: TokenKind): Promise<PurposePolicy[]> {
-  return (await listPurposes()).filter((policy) => isPurposeOfferedFor(policy, kind));
+export async function listPurposesFor(db: DbExecutor, kind: TokenKind): Promise<PurposePolicy[]> {
+  return (await listPurposes(db)).filter((policy) => isPurposeOfferedFor(policy, kind));
 }
 
 /**
@@ -58,16 +57,12 @@ export async function requireAllowedPurpose(db: DbExecutor, purposeName: string,
   return policy;
 }
 
-export async function createPurpose(admin: Admin, input: PurposePolicyInput, requestId?: string): Promise<PurposePolicy> {
-  const db = await getDb();
+export async function createPurpose(db: DbExecutor, admin: Admin, input: PurposePolicyInput, requestId?: string): Promise<PurposePolicy> {
   try {
     return await db.transaction(async (tx) => {
       const [row] = await tx.insert(verificationPurposes).values(normalised(input)).returning();
       if (!row) throw new AppError("INTERNAL", "purpose insert returned nothing");
-      await recordAuditEvent(
-        { action: "purpose.create", actor: admin, subject: { type: "purpose", id: row.id }, details: { after: auditView(row) }, requestId },
-        tx,
-      );
+      await recordAuditEvent(tx, { action: "purpose.create", actor: admin, subject: { type: "purpose", id: row.id }, details: { after: auditView(row) }, requestId });
       return toPolicy(row);
     });
   } catch (error) {
@@ -76,8 +71,12 @@ export async function createPurpose(admin: Admin, input: PurposePolicyInput, req
   }
 }
 
-export async function updatePurpose(admin: Admin, input: PurposePolicyInput & { purposeId: string }, requestId?: string): Promise<PurposePolicy> {
-  const db = await getDb();
+export async function updatePurpose(
+  db: DbExecutor,
+  admin: Admin,
+  input: PurposePolicyInput & { purposeId: string },
+  requestId?: string,
+): Promise<PurposePolicy> {
   try {
     return await db.transaction(async (tx) => {
       const [before] = await tx.select().from(verificationPurposes).where(eq(verificationPurposes.id, input.purposeId)).for("update");
@@ -88,16 +87,13 @@ export async function updatePurpose(admin: Admin, input: PurposePolicyInput & { 
         .where(eq(verificationPurposes.id, input.purposeId))
         .returning();
       if (!after) throw new AppError("NOT_FOUND", `purpose ${input.purposeId} vanished`);
-      await recordAuditEvent(
-        {
-          action: "purpose.update",
-          actor: admin,
-          subject: { type: "purpose", id: after.id },
-          details: { before: auditView(before), after: auditView(after) },
-          requestId,
-        },
-        tx,
-      );
+      await recordAuditEvent(tx, {
+        action: "purpose.update",
+        actor: admin,
+        subject: { type: "purpose", id: after.id },
+        details: { before: auditView(before), after: auditView(after) },
+        requestId,
+      });
       return toPolicy(after);
     });
   } catch (error) {
@@ -132,11 +128,4 @@ function nameTaken(name: string): AppError {
     userMessage: "A purpose with this name exists already.",
     fieldErrors: { name: ["A purpose with this name exists already."] },
   });
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let current = error; current; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
 }

@@ -38,7 +38,7 @@ export default async function ReviewTokensPage({ searchParams }: { searchParams:
     listReviewTokens(db, scope, query),
     listTellerOptions(db, scope),
     scope.kind === "all" ? listBranchOptions(db) : Promise.resolve(undefined),
-    listPurposes(),
+    listPurposes(db),
   ]);
   // A branch filter that names no branch (a stale or hand-made link) is "not found", not an empty list.
   if (query.branch && branches && !branches.some((branch) => branch.id === query.branch)) notFound();

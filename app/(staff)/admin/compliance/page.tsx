@@ -23,8 +23,8 @@ export const dynamic = "force-dynamic";
 export default async function CompliancePage() {
   await requirePermission("compliance.manage");
   const settings = env();
-  const [current, versions] = await Promise.all([currentConsentWording(), listConsentWordings()]);
   const db = await getDb();
+  const [current, versions] = await Promise.all([currentConsentWording(db), listConsentWordings(db)]);
   const runs = await db
     .select({ at: auditEvents.at, details: auditEvents.details })
     .from(auditEvents)

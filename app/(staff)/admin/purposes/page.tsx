@@ -7,6 +7,7 @@ import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, Table
 import { requirePermission } from "@/lib/auth/pages";
 import { describePolicy } from "@/lib/compliance/purpose-policy";
 import { listPurposes } from "@/lib/compliance/purposes";
+import { getDb } from "@/lib/db/client";
 import { createPurposeAction, updatePurposeAction } from "./actions";
 
 export const metadata: Metadata = { title: "Purposes" };
@@ -14,7 +15,7 @@ export const dynamic = "force-dynamic";
 
 export default async function PurposesPage() {
   await requirePermission("compliance.manage");
-  const purposes = await listPurposes();
+  const purposes = await listPurposes(await getDb());
   return (
     <>
       <PageHeader

@@ -9,6 +9,7 @@ import { requirePermission } from "@/lib/auth/pages";
 import { isOwnSiteNavigation } from "@/lib/auth/request-origin";
 import { currentConsentWording } from "@/lib/compliance/consent";
 import { listPurposesFor } from "@/lib/compliance/purposes";
+import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { restartViewerOf, startRestartForm } from "@/lib/tokens/restart-values";
 import { issueFingerprintTokenAction } from "./actions";
@@ -24,7 +25,7 @@ export default async function NewFingerprintTokenPage({ searchParams }: { search
   // "New token for this customer": the earlier request's id only; its details stay on the server
   // (ADR 0038). Only from Veridesk's own pages: another site's link neither reads nor records.
   const { from } = await searchParams;
-  const purposes = await listPurposesFor("fingerprint");
+  const purposes = await listPurposesFor(await getDb(), "fingerprint");
   const restart =
     typeof from === "string" && isOwnSiteNavigation(await headers()) ? await startRestartForm(restartViewerOf(staff), from, "fingerprint") : null;
   const prefill = restart?.status === "ready" ? restart.prefill : undefined;
@@ -34,7 +35,7 @@ export default async function NewFingerprintTokenPage({ searchParams }: { search
       <TokenKindTabs current="fingerprint" />
       {restart ? <RestartNotice restart={restart.status === "ready" ? { fromToken: restart.prefill.fromToken } : "refused"} /> : null}
       <FingerprintTokenForm
-        consent={await currentConsentWording()}
+        consent={await currentConsentWording(await getDb())}
         action={issueFingerprintTokenAction}
         idempotencyKey={randomUUID()}
         purposes={purposes}

@@ -9,6 +9,7 @@ import { requirePermission } from "@/lib/auth/pages";
 import { isOwnSiteNavigation } from "@/lib/auth/request-origin";
 import { currentConsentWording } from "@/lib/compliance/consent";
 import { listPurposesFor } from "@/lib/compliance/purposes";
+import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { restartViewerOf, startRestartForm } from "@/lib/tokens/restart-values";
 import { issueRemoteTokenAction } from "./actions";
@@ -24,7 +25,7 @@ export default async function NewRemoteTokenPage({ searchParams }: { searchParam
   // "New token for this customer": the earlier request's id only; its details stay on the server
   // (ADR 0038). Only from Veridesk's own pages: another site's link neither reads nor records.
   const { from } = await searchParams;
-  const purposes = await listPurposesFor("remote");
+  const purposes = await listPurposesFor(await getDb(), "remote");
   const restart =
     typeof from === "string" && isOwnSiteNavigation(await headers()) ? await startRestartForm(restartViewerOf(staff), from, "remote") : null;
   const prefill = restart?.status === "ready" ? restart.prefill : undefined;
@@ -34,7 +35,7 @@ export default async function NewRemoteTokenPage({ searchParams }: { searchParam
       <TokenKindTabs current="remote" />
       {restart ? <RestartNotice restart={restart.status === "ready" ? { fromToken: restart.prefill.fromToken } : "refused"} /> : null}
       <RemoteTokenForm
-        consent={await currentConsentWording()}
+        consent={await currentConsentWording(await getDb())}
         action={issueRemoteTokenAction}
         idempotencyKey={randomUUID()}
         purposes={purposes}
