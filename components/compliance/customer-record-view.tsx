@@ -28,7 +28,7 @@ type Props = {
 const fieldNames = ["idType", "idNumber", "reason"] as const;
 
 /**
- * The customer's own records (issue 14). The ID number goes to the server in the body of a server
+ * The customer's own records (ADR 0022). The ID number goes to the server in the body of a server
  * action (POST) and stays in this component's state: never in the URL, the history or a link.
  */
 export function CustomerRecordView({ produce, erase }: Props) {

@@ -13,7 +13,7 @@ import { formatDate } from "@/lib/bank-time";
 type HoldAction = (input: { tokenRequestId: string; reason: string }) => Promise<ActionResult<{ held: boolean }>>;
 
 /**
- * A token's legal hold (issue 14): while placed, no erasure touches the token — neither the
+ * A token's legal hold (ADR 0022): while placed, no erasure touches the token — neither the
  * retention job nor a customer's request. Placing and releasing each need a reason; both audited.
  */
 export function LegalHoldCard({

@@ -5,7 +5,7 @@ const tabs = [
   { href: "/review", label: "Tokens" },
   { href: "/review/figures", label: "Figures" },
   { href: "/review/reconciliation", label: "End of day" },
-  // Issue 14: the same roles hold customers.records and the review (lib/auth/permissions.ts).
+  // The same roles hold customers.records and the review (lib/auth/permissions.ts).
   { href: "/review/customer-records", label: "Customer records" },
 ] as const;
 

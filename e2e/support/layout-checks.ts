@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 
 /**
- * What a screenshot shows a person at once and a width check misses (issue 21: the review list's
+ * What a screenshot shows a person at once and a width check misses (defects found before: the review list's
  * last column cut at 1280 px, a failed token's reason written over its card on a phone, a token
  * code squeezed onto four lines). Each check runs in the page, on what is displayed right now:
  *

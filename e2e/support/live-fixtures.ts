@@ -22,7 +22,7 @@ export const liveFixtures = {
     owner: "teller.kumasi",
   },
   /**
-   * Issue 14: a successful fingerprint token of teller.kumasi that ended seven years before the
+   * Retention (ADR 0022): a successful fingerprint token of teller.kumasi that ended seven years before the
    * app started. live-seed.ts writes it with all its personal data and then runs the retention
    * job (the same code the app schedules), which erases it: the specs see what the job left.
    */

@@ -98,7 +98,7 @@ try {
       { tokenRequestId: unknown.id, at: new Date(attemptedAt.getTime() + 10_000), type: "issue.outcome_unknown", details: { fixture: true } },
     ]);
   }
-  // Issue 14: two tokens seven years old, one under a legal hold; then the retention job itself.
+  // Retention (ADR 0022): two tokens seven years old, one under a legal hold; then the retention job itself.
   let insertedOld = 0;
   for (const old of [liveFixtures.erasedOld, liveFixtures.heldOld]) {
     const owner = await ownerOf(old.owner);

@@ -41,7 +41,7 @@ export async function setOption(page: Page, label: string, isOn: boolean): Promi
   await page.getByLabel(label).setChecked(isOn);
 }
 
-/** Ticks the customer's consent confirmation (issue 14): every token needs it. */
+/** Ticks the customer's consent confirmation (ADR 0023): every token needs it. */
 export async function attestConsent(page: Page): Promise<void> {
   const box = page.getByLabel("I read this to the customer and they agreed to the check.");
   // By keyboard: focusing it blurs the field before, whose validation may move the page; a

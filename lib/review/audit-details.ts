@@ -55,7 +55,7 @@ const fieldLabels: Record<string, string> = {
   proposedBy: "Proposed by",
   approvedBy: "Approved by",
   subjectUserId: "Account",
-  // Purposes (issue 14).
+  // Purposes (ADR 0016).
   allowsFingerprint: "Fingerprint tokens",
   allowsRemote: "Remote tokens",
   remoteIdTypes: "Remote ID documents",

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { idNumberSearchSchema } from "@/lib/review/id-search-schema";
 
 /**
- * The customer's own records (issue 14): the ID number is POSTed (a server action), never put in a
+ * The customer's own records (ADR 0022): the ID number is POSTed (a server action), never put in a
  * URL, and every request carries a reason a colleague could check later.
  */
 const reasonSchema = (what: string) =>

@@ -19,7 +19,7 @@ import { AML_MINIMUM_YEARS, contactEraseDue, erasureOnRequest, identityEraseDue,
 import type { CustomerRecord, ErasureOnRequestReport, HeldDatum } from "./dto";
 
 /**
- * The customer's own records (issue 14, Act 843's right of access): every token held for an ID
+ * The customer's own records (Act 843's right of access; ADR 0022): every token held for an ID
  * number, with what personal data is still held and when it will be erased; erasure at the
  * customer's request; legal holds. Each is audited with its reason; the ID number itself is never
  * logged, audited or returned (only its masked form).

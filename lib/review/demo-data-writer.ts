@@ -199,7 +199,7 @@ function tokenRow(
     sms_sent_to: isRemote && token.token && token.phoneNumber ? maskPhoneNumber(token.phoneNumber) : null,
     sms_sent_to_encrypted: isRemote && token.token ? encrypt("sms_sent_to", token.phoneNumber) : null,
     is_email_sent: Boolean(isRemote && token.token && token.email),
-    // Live columns (issue 6): the facts a watcher would have recorded. No next poll time, so no
+    // Live columns (ADRs 0007/0008): the facts a watcher would have recorded. No next poll time, so no
     // watcher ever asks the service about a demo token (the sandbox would not know it).
     ...liveColumns(token, finished),
   };

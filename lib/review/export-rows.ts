@@ -32,7 +32,7 @@ export type ExportTokenRow = {
   token: string | null;
   kind: keyof typeof reviewKindLabels;
   idType: keyof typeof reviewIdTypeLabels;
-  /** Null once erased (issue 14): the erasure columns below say when and under what. */
+  /** Null once erased (ADR 0022): the erasure columns below say when and under what. */
   idNumberLast4: string | null;
   reference: string | null;
   identityErasedAtMs: number | null;

@@ -71,7 +71,7 @@ const fieldSchemas = {
   state: z.array(z.enum(reviewStates)).max(reviewStates.length),
   kind: z.enum(reviewKinds),
   idType: z.enum(reviewIdTypes),
-  // Exact purpose text (issue 14): the bank's purposes, or the free text of older tokens.
+  // Exact purpose text (ADR 0016): the bank's purposes, or the free text of older tokens.
   purpose: z.string().trim().min(1).max(120).refine((value) => !/[\p{Cc}]/u.test(value)),
   branch: uuid,
   teller: queryTextSchema(100),

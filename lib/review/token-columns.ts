@@ -4,8 +4,8 @@ import { tokenRequests } from "@/lib/db/schema";
 import type { ReviewState } from "./filters";
 
 /**
- * The token columns review reads, in one place: the issuing columns (issue 5) and the live ones
- * the watcher keeps (issue 6, ADRs 0007/0008). Pages that show one token derive its state afresh
+ * The token columns review reads, in one place: the issuing columns (ADR 0005) and the live ones
+ * the watcher keeps (ADRs 0007/0008). Pages that show one token derive its state afresh
  * with lib/tokens/state.ts; lists, filters and figures use the stored `live_state`, which the
  * watcher keeps current within seconds.
  */

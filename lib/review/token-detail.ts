@@ -34,7 +34,7 @@ export type ReviewTokenDetail = {
     optionsOn: string[];
     expiresAt: string | null;
     consent: { attestedAt: string; wordingVersion: number } | null;
-    /** A legal hold exempts the token from erasure until released (issue 14). */
+    /** A legal hold exempts the token from erasure until released (ADR 0022). */
     legalHold: { since: string; reason: string; byName: string | null; byHeadOffice: boolean } | null;
     /** "erased on DATE under the retention policy", per group of data; null while held. */
     identityErased: string | null;

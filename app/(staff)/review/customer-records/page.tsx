@@ -8,7 +8,7 @@ import { eraseOnRequestAction, produceCustomerRecordAction } from "./actions";
 export const metadata: Metadata = { title: "Customer records" };
 export const dynamic = "force-dynamic";
 
-/** The customer's own records (issue 14, Act 843's right of access): produced on request, with a reason. */
+/** The customer's own records (Act 843's right of access; ADR 0022): produced on request, with a reason. */
 export default async function CustomerRecordsPage() {
   await requirePermission("customers.records");
   return (

@@ -14,7 +14,7 @@ export const revealIdNumberAction = defineAction(
   async ({ input, staff, scope, requestId }) => revealIdNumber(await getDb(), getPiiKeys(), { staff, scope, requestId }, input),
 );
 
-/** Places a legal hold on the token (issue 14): exempt from any erasure until released. Audited with the reason. */
+/** Places a legal hold on the token (ADR 0022): exempt from any erasure until released. Audited with the reason. */
 export const placeLegalHoldAction = defineAction(
   { name: "token.legal_hold_place", schema: legalHoldSchema, permission: "customers.records" },
   async ({ input, staff, scope, requestId }) => {
