@@ -2,7 +2,6 @@ import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
 import { assertInBranchScope, type BranchScope } from "@/lib/auth/branch-scope";
-import { getDb } from "@/lib/db/client";
 import type { Database } from "@/lib/db/types";
 import { authUsers, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { env } from "@/lib/env";
@@ -52,9 +51,9 @@ export async function attachTokenFromSms(
   input: { tokenRequestId: string; token: string },
   attacher: SmsTokenAttacher,
   requestId: string,
-  overrides: Partial<AttachDependencies> = {},
+  overrides: Partial<AttachDependencies> & Pick<AttachDependencies, "db">,
 ): Promise<{ tokenRequestId: string; token: string }> {
-  const db = overrides.db ?? (await getDb());
+  const db = overrides.db;
   const upstream = overrides.upstream ?? getUpstreamClient();
   const now = overrides.now ?? (() => new Date());
   const keys = overrides.keys ?? getPiiKeys();

@@ -11,7 +11,7 @@ import { AppError } from "@/lib/errors";
 import { computeReferenceIndex, decryptField, keyIdOf, type PiiKeys } from "@/lib/pii";
 import type { UpstreamClient } from "@/lib/upstream";
 import { fingerprintSubmission, remoteSubmission } from "@/test/kit/submissions";
-import { issueFingerprintToken, issueRemoteToken, type IssueDependencies, type TokenIssuer } from "./issue-token";
+import { issueFingerprintToken, issueRemoteToken, type IssueDependencies, type IssueOverrides, type TokenIssuer } from "./issue-token";
 import { getTokenRequestView } from "./token-views";
 
 /**
@@ -55,7 +55,7 @@ function scriptedService(script: Script = {}) {
 
 const silentLog = { info: () => undefined, error: () => undefined };
 
-function dependencies(upstream: UpstreamClient, extra: Partial<IssueDependencies> = {}): Partial<IssueDependencies> {
+function dependencies(upstream: UpstreamClient, extra: Partial<IssueDependencies> = {}): IssueOverrides {
   return { db: opened.db, upstream, keys, log: silentLog, pendingWaitMs: 3_000, stalePendingMs: 60_000, ...extra };
 }
 

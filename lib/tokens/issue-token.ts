@@ -4,7 +4,6 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAuditEvent } from "@/lib/audit";
 import { requireAllowedPurpose } from "@/lib/compliance/purposes";
-import { getDb } from "@/lib/db/client";
 import type { Database } from "@/lib/db/types";
 import { tokenEvents, tokenRequests, type RemoteTokenOptions, type TokenRequest } from "@/lib/db/schema";
 import { env } from "@/lib/env";
@@ -60,10 +59,13 @@ export type IssueDependencies = {
   stalePendingMs: number;
 };
 
-async function defaultDependencies(overrides: Partial<IssueDependencies>): Promise<IssueDependencies> {
+/** What a caller passes: the database always (its own, or the transaction it runs in), anything else to replace the default. */
+export type IssueOverrides = Partial<IssueDependencies> & Pick<IssueDependencies, "db">;
+
+function defaultDependencies(overrides: IssueOverrides): IssueDependencies {
   const timeoutMs = env().UPSTREAM_ISSUE_TIMEOUT_MS;
   return {
-    db: overrides.db ?? (await getDb()),
+    db: overrides.db,
     upstream: overrides.upstream ?? getUpstreamClient(),
     keys: overrides.keys ?? getPiiKeys(),
     now: overrides.now ?? (() => new Date()),
@@ -93,7 +95,7 @@ export async function issueFingerprintToken(
   submission: FingerprintTokenSubmission,
   issuer: TokenIssuer,
   requestId: string,
-  overrides: Partial<IssueDependencies> = {},
+  overrides: IssueOverrides,
 ): Promise<IssueTokenResult> {
   const { idempotencyKey, allowDuplicate, ...values } = submission;
   const request = toFingerprintTokenRequest(values, issuer.branch.name);
@@ -113,7 +115,7 @@ export async function issueFingerprintToken(
     { idempotencyKey, allowDuplicate },
     issuer,
     requestId,
-    await defaultDependencies(overrides),
+    defaultDependencies(overrides),
   );
 }
 
@@ -121,7 +123,7 @@ export async function issueRemoteToken(
   submission: RemoteTokenSubmission,
   issuer: TokenIssuer,
   requestId: string,
-  overrides: Partial<IssueDependencies> = {},
+  overrides: IssueOverrides,
 ): Promise<IssueTokenResult> {
   const { idempotencyKey, allowDuplicate, ...values } = submission;
   const request = toRemoteTokenRequest(values);
@@ -155,7 +157,7 @@ export async function issueRemoteToken(
     { idempotencyKey, allowDuplicate },
     issuer,
     requestId,
-    await defaultDependencies(overrides),
+    defaultDependencies(overrides),
   );
 }
 

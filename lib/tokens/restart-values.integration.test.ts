@@ -12,9 +12,9 @@ import { decryptField, type PiiKeys } from "@/lib/pii";
 import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import type { UpstreamClient } from "@/lib/upstream";
 import { remoteTokenActionSchema } from "@/lib/validation";
-import { issueRemoteToken, issuerFromStaff, type IssueDependencies } from "./issue-token";
+import { issueRemoteToken, issuerFromStaff, type IssueOverrides } from "./issue-token";
 import { restartMessages } from "./restart-fields";
-import { restartViewerOf, startRestartForm, withRestartValues, type RestartDependencies } from "./restart-values";
+import { restartViewerOf, startRestartForm, withRestartValues, type RestartOverrides } from "./restart-values";
 import { newGhanaCardNumber, remoteSubmission } from "@/test/kit/submissions";
 
 /**
@@ -49,8 +49,8 @@ function defineRestartTests(createDatabase: () => Promise<ScratchDatabase>) {
   let service: ReturnType<typeof scriptedService>;
   const staff: Record<"issuer" | "colleague" | "accra" | "supervisor", Staff> = {} as never;
 
-  const restartDeps = (): Partial<RestartDependencies> => ({ db, keys });
-  const issueDeps = (): Partial<IssueDependencies> => ({ db, keys, upstream: service.upstream, log: { info: () => undefined, error: () => undefined }, pendingWaitMs: 3_000, stalePendingMs: 60_000 });
+  const restartDeps = (): RestartOverrides => ({ db, keys });
+  const issueDeps = (): IssueOverrides => ({ db, keys, upstream: service.upstream, log: { info: () => undefined, error: () => undefined }, pendingWaitMs: 3_000, stalePendingMs: 60_000 });
 
   /** The remote issuing action as app/(staff)/tokens/new/remote/actions.ts defines it, signed in as `member`. */
   const remoteActionAs = (member: Staff) =>

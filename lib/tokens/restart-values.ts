@@ -3,7 +3,6 @@ import { recordAuditEvent } from "@/lib/audit";
 import { branchScopeFor, type BranchScope } from "@/lib/auth/branch-scope";
 import { hasPermission } from "@/lib/auth/permissions";
 import type { StaffRole } from "@/lib/domain/staff-roles";
-import { getDb } from "@/lib/db/client";
 import type { Database } from "@/lib/db/types";
 import type { TokenRequest } from "@/lib/db/schema";
 import { env } from "@/lib/env";
@@ -54,9 +53,12 @@ export function restartViewerOf(staff: { userId: string; username: string; role:
 
 export type RestartDependencies = { db: Database; keys: PiiKeys; now: Date; follow: FollowPolicy };
 
-async function dependenciesWith(overrides: Partial<RestartDependencies>): Promise<RestartDependencies> {
+/** What a caller passes: the database always, anything else to replace the default. */
+export type RestartOverrides = Partial<RestartDependencies> & Pick<RestartDependencies, "db">;
+
+function dependenciesWith(overrides: RestartOverrides): RestartDependencies {
   return {
-    db: overrides.db ?? (await getDb()),
+    db: overrides.db,
     keys: overrides.keys ?? getPiiKeys(),
     now: overrides.now ?? new Date(),
     follow: overrides.follow ?? followPolicyFrom(env()),
@@ -147,15 +149,15 @@ export type RestartFormStart<Prefill> = { status: "ready"; prefill: Prefill } | 
  * each personal field, recorded as a read of the earlier token's values. Null when there is nothing
  * to start from (the page shows the empty form).
  */
-export async function startRestartForm(viewer: RestartViewer, id: string, kind: "fingerprint", overrides?: Partial<RestartDependencies>): Promise<RestartFormStart<FingerprintRestartPrefill> | null>;
-export async function startRestartForm(viewer: RestartViewer, id: string, kind: "remote", overrides?: Partial<RestartDependencies>): Promise<RestartFormStart<RemoteRestartPrefill> | null>;
+export async function startRestartForm(viewer: RestartViewer, id: string, kind: "fingerprint", overrides: RestartOverrides): Promise<RestartFormStart<FingerprintRestartPrefill> | null>;
+export async function startRestartForm(viewer: RestartViewer, id: string, kind: "remote", overrides: RestartOverrides): Promise<RestartFormStart<RemoteRestartPrefill> | null>;
 export async function startRestartForm(
   viewer: RestartViewer,
   id: string,
   kind: RestartKind,
-  overrides: Partial<RestartDependencies> = {},
+  overrides: RestartOverrides,
 ): Promise<RestartFormStart<FingerprintRestartPrefill | RemoteRestartPrefill> | null> {
-  const deps = await dependenciesWith(overrides);
+  const deps = dependenciesWith(overrides);
   const earlier = await readEarlierToken(viewer, id, kind, deps);
   if (!earlier) return null;
   const { row } = earlier;
@@ -194,7 +196,7 @@ export async function withRestartValues(
   kind: RestartKind,
   viewer: RestartViewer,
   requestId: string,
-  overrides: Partial<RestartDependencies> = {},
+  overrides: RestartOverrides,
 ): Promise<Record<string, unknown>> {
   const { restartFrom, carriedFields, ...input } = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : {};
   if (carriedFields === undefined || (Array.isArray(carriedFields) && carriedFields.length === 0)) return input;
@@ -204,7 +206,7 @@ export async function withRestartValues(
   const fields = [...new Set(carriedFields)];
   if (typeof restartFrom !== "string") throw noLongerAvailable(fields);
 
-  const deps = await dependenciesWith(overrides);
+  const deps = dependenciesWith(overrides);
   const earlier = await readEarlierToken(viewer, restartFrom, kind, deps);
   if (!earlier) throw noLongerAvailable(fields);
   if (earlier.status === "refused") {

@@ -2,7 +2,6 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { assertInBranchScope, branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope";
-import { getDb } from "@/lib/db/client";
 import type { Database } from "@/lib/db/types";
 import { authUsers, branches, tokenRequests, type RemoteTokenOptions, type TokenRequest } from "@/lib/db/schema";
 import { env } from "@/lib/env";
@@ -87,10 +86,10 @@ const uuidSchema = z.uuid();
 export async function getTokenRequestView(
   scope: BranchScope,
   id: string,
-  deps: { db?: Database; keys?: PiiKeys } = {},
+  deps: { db: Database; keys?: PiiKeys },
 ): Promise<TokenRequestView> {
   if (!uuidSchema.safeParse(id).success) throw new AppError("NOT_FOUND", "token request id is not a uuid");
-  const database = deps.db ?? (await getDb());
+  const database = deps.db;
   const [found] = await database
     .select(summaryColumns)
     .from(tokenRequests)

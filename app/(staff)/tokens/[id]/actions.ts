@@ -1,6 +1,7 @@
 "use server";
 
 import { defineAction } from "@/lib/actions";
+import { getDb } from "@/lib/db/client";
 import { attachSmsTokenActionDefinition, attachTokenFromSms } from "@/lib/tokens";
 
 /**
@@ -11,5 +12,5 @@ import { attachSmsTokenActionDefinition, attachTokenFromSms } from "@/lib/tokens
 export const attachSmsTokenAction = defineAction(
   attachSmsTokenActionDefinition,
   async ({ input, staff, scope, requestId }) =>
-    attachTokenFromSms(input, { userId: staff.userId, username: staff.username, scope }, requestId),
+    attachTokenFromSms(input, { userId: staff.userId, username: staff.username, scope }, requestId, { db: await getDb() }),
 );

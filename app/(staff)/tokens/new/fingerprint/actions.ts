@@ -1,6 +1,7 @@
 "use server";
 
 import { defineAction } from "@/lib/actions";
+import { getDb } from "@/lib/db/client";
 import { issueFingerprintToken, issuerFromStaff } from "@/lib/tokens";
 import type { RestartSubmission } from "@/lib/tokens/restart-fields";
 import { restartViewerOf, withRestartValues } from "@/lib/tokens/restart-values";
@@ -13,8 +14,8 @@ export const issueFingerprintTokenAction = defineAction(
     schema: fingerprintTokenActionSchema,
     permission: "tokens.issue",
     // "New token for this customer": the details kept from the earlier token, filled in here.
-    prepareInput: (raw: FingerprintTokenActionInput & RestartSubmission, { staff, requestId }) =>
-      withRestartValues(raw, "fingerprint", restartViewerOf(staff), requestId),
+    prepareInput: async (raw: FingerprintTokenActionInput & RestartSubmission, { staff, requestId }) =>
+      withRestartValues(raw, "fingerprint", restartViewerOf(staff), requestId, { db: await getDb() }),
   },
-  async ({ input, staff, requestId, log }) => issueFingerprintToken(input, issuerFromStaff(staff), requestId, { log }),
+  async ({ input, staff, requestId, log }) => issueFingerprintToken(input, issuerFromStaff(staff), requestId, { db: await getDb(), log }),
 );

@@ -27,7 +27,7 @@ export default async function NewFingerprintTokenPage({ searchParams }: { search
   const { from } = await searchParams;
   const purposes = await listPurposesFor(await getDb(), "fingerprint");
   const restart =
-    typeof from === "string" && isOwnSiteNavigation(await headers()) ? await startRestartForm(restartViewerOf(staff), from, "fingerprint") : null;
+    typeof from === "string" && isOwnSiteNavigation(await headers()) ? await startRestartForm(restartViewerOf(staff), from, "fingerprint", { db: await getDb() }) : null;
   const prefill = restart?.status === "ready" ? restart.prefill : undefined;
   return (
     <div className="mx-auto w-full max-w-3xl">

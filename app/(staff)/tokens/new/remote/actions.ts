@@ -1,6 +1,7 @@
 "use server";
 
 import { defineAction } from "@/lib/actions";
+import { getDb } from "@/lib/db/client";
 import { issueRemoteToken, issuerFromStaff } from "@/lib/tokens";
 import type { RestartSubmission } from "@/lib/tokens/restart-fields";
 import { restartViewerOf, withRestartValues } from "@/lib/tokens/restart-values";
@@ -13,7 +14,7 @@ export const issueRemoteTokenAction = defineAction(
     schema: remoteTokenActionSchema,
     permission: "tokens.issue",
     // "New token for this customer": the details kept from the earlier token, filled in here.
-    prepareInput: (raw: RemoteTokenActionInput & RestartSubmission, { staff, requestId }) => withRestartValues(raw, "remote", restartViewerOf(staff), requestId),
+    prepareInput: async (raw: RemoteTokenActionInput & RestartSubmission, { staff, requestId }) => withRestartValues(raw, "remote", restartViewerOf(staff), requestId, { db: await getDb() }),
   },
-  async ({ input, staff, requestId, log }) => issueRemoteToken(input, issuerFromStaff(staff), requestId, { log }),
+  async ({ input, staff, requestId, log }) => issueRemoteToken(input, issuerFromStaff(staff), requestId, { db: await getDb(), log }),
 );

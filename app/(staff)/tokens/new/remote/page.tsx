@@ -27,7 +27,7 @@ export default async function NewRemoteTokenPage({ searchParams }: { searchParam
   const { from } = await searchParams;
   const purposes = await listPurposesFor(await getDb(), "remote");
   const restart =
-    typeof from === "string" && isOwnSiteNavigation(await headers()) ? await startRestartForm(restartViewerOf(staff), from, "remote") : null;
+    typeof from === "string" && isOwnSiteNavigation(await headers()) ? await startRestartForm(restartViewerOf(staff), from, "remote", { db: await getDb() }) : null;
   const prefill = restart?.status === "ready" ? restart.prefill : undefined;
   return (
     <div className="mx-auto w-full max-w-4xl">
