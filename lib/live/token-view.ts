@@ -10,7 +10,7 @@ import { AppError, errorCatalog, type ErrorCode } from "@/lib/errors";
 import { displayContact, displayIdNumber } from "@/lib/pii/erasure-note";
 import { decryptField, maskEmail, maskIdNumber } from "@/lib/pii";
 import { deriveTokenState, restartableTokenStates, tokenStateLabelFor, type FollowPolicy, type TokenStateName } from "@/lib/tokens/state";
-import { idTypeLabels } from "@/lib/validation";
+import { idTypeLabels } from "@/lib/validation/token-form-shape";
 import type { LiveTokenDetail, LiveTokenEvent, LiveTokenResponse, LiveTokenSummary, TodayTokensAnswer, TodayTokensResponse } from "./dto";
 import { factsFromRow, pendingLimitMs } from "@/lib/tokens/token-facts";
 import { isShownAsToken, summaryColumns, type ScopedTokenRow } from "@/lib/tokens/token-row";

@@ -11,7 +11,7 @@ import { AppError } from "@/lib/errors";
 import { decryptField } from "@/lib/pii";
 import { createScratchPglite, createScratchPostgres, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { createUpstreamClient, type UpstreamClient } from "@/lib/upstream";
-import { toRemoteTokenRequest } from "@/lib/validation";
+import { toRemoteTokenRequest } from "@/lib/validation/remote-token-payload";
 import { smsTokenMessages } from "@/lib/validation/sms-token";
 import { startSandbox, type RunningSandbox } from "@/sandbox/app";
 import { remoteSubmission } from "@/test/kit/submissions";

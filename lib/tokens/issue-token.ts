@@ -13,15 +13,9 @@ import { metrics } from "@/lib/metrics";
 import { requireCurrentConsent } from "@/lib/compliance/consent";
 import { computeIdNumberIndex, computeRequestFingerprint, encryptContactFields, encryptField, getPiiKeys, lastFourOf, type PiiKeys } from "@/lib/pii";
 import { getUpstreamClient, type UpstreamClient } from "@/lib/upstream";
-import {
-  idNumberOf,
-  mapServiceFieldErrors,
-  toFingerprintTokenRequest,
-  toRemoteTokenRequest,
-  type fingerprintTokenActionSchema,
-  type IdType,
-  type remoteTokenActionSchema,
-} from "@/lib/validation";
+import { idNumberOf, type IdType } from "@/lib/validation/token-form-shape";
+import { mapServiceFieldErrors, toFingerprintTokenRequest, toRemoteTokenRequest } from "@/lib/validation/remote-token-payload";
+import { type fingerprintTokenActionSchema, type remoteTokenActionSchema } from "@/lib/validation/token-forms";
 import { warnOfActiveTokens } from "./active-tokens";
 import type { IssueTokenResult } from "./dto";
 import { isErrorCode, outcomeOfFailure, presentedCode } from "./issue-outcome";

@@ -11,7 +11,7 @@ import { AppError } from "@/lib/errors";
 import { decryptField, type PiiKeys } from "@/lib/pii";
 import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import type { UpstreamClient } from "@/lib/upstream";
-import { remoteTokenActionSchema } from "@/lib/validation";
+import { remoteTokenActionSchema } from "@/lib/validation/token-forms";
 import { issueRemoteToken, issuerFromStaff, type IssueOverrides } from "./issue-token";
 import { restartMessages } from "./restart-fields";
 import { restartViewerOf, startRestartForm, withRestartValues, type RestartOverrides } from "./restart-values";

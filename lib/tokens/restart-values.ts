@@ -8,14 +8,7 @@ import type { TokenRequest } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { AppError, isAppError, type FieldErrors } from "@/lib/errors";
 import { decryptField, getPiiKeys, lastFourOf, maskEmail, maskIdNumber, maskPhoneNumber, maskReference, type PiiKeys } from "@/lib/pii";
-import {
-  defaultRemoteOptions,
-  emptyFingerprintTokenForm,
-  emptyRemoteTokenForm,
-  idFieldsByType,
-  type FingerprintTokenFormInput,
-  type RemoteTokenFormInput,
-} from "@/lib/validation";
+import { defaultRemoteOptions, emptyFingerprintTokenForm, emptyRemoteTokenForm, idFieldsByType, type FingerprintTokenFormInput, type RemoteTokenFormInput } from "@/lib/validation/token-form-shape";
 import { readScopedTokenRequest } from "@/lib/tokens/token-row";
 import { factsFromRow } from "./token-facts";
 import { followPolicyFrom } from "./follow-policy";

@@ -8,7 +8,7 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { displayContact, displayIdNumber } from "@/lib/pii/erasure-note";
 import { decryptField, maskEmail, maskIdNumber, type PiiKeys } from "@/lib/pii";
-import { idTypeLabels, type IdType } from "@/lib/validation";
+import { idTypeLabels, type IdType } from "@/lib/validation/token-form-shape";
 import { isErrorCode, userMessageForFailure } from "./issue-outcome";
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { fingerprintTokenActionSchema, remoteTokenActionSchema } from "@/lib/validation";
+import { fingerprintTokenActionSchema, remoteTokenActionSchema } from "@/lib/validation/token-forms";
 
 /**
  * Valid token submissions for tests of the issuing use cases, as the forms send them: consent

@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { issueFingerprintToken, issuerFromStaff } from "@/lib/tokens";
 import type { RestartSubmission } from "@/lib/tokens/restart-fields";
 import { restartViewerOf, withRestartValues } from "@/lib/tokens/restart-values";
-import { fingerprintTokenActionSchema, type FingerprintTokenActionInput } from "@/lib/validation";
+import { fingerprintTokenActionSchema, type FingerprintTokenActionInput } from "@/lib/validation/token-forms";
 
 /** Issues a fingerprint token for the signed-in teller's branch (idempotent per form render). */
 export const issueFingerprintTokenAction = defineAction(

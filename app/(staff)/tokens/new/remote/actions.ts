@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { issueRemoteToken, issuerFromStaff } from "@/lib/tokens";
 import type { RestartSubmission } from "@/lib/tokens/restart-fields";
 import { restartViewerOf, withRestartValues } from "@/lib/tokens/restart-values";
-import { remoteTokenActionSchema, type RemoteTokenActionInput } from "@/lib/validation";
+import { remoteTokenActionSchema, type RemoteTokenActionInput } from "@/lib/validation/token-forms";
 
 /** Issues a remote token (link by SMS and/or e-mail) for the signed-in teller's branch. */
 export const issueRemoteTokenAction = defineAction(
