@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/types";
+import { TOKEN_LIFETIME_MS } from "@/lib/tokens/lifetime";
 import { authUsers, branches, staffProfiles, tokenRequests } from "@/lib/db/schema";
 import { computeIdNumberIndex, computeReferenceIndex, computeRequestFingerprint, encryptField, lastFourOf, maskPhoneNumber, maskReference, type PiiKeys } from "@/lib/pii";
 import type { DemoPlan, DemoToken } from "./demo-data";
@@ -194,7 +195,7 @@ function tokenRow(
     settled_at: settledAt.toISOString(),
     token: token.token,
     issued_at: token.issuedAt?.toISOString() ?? null,
-    expires_at: token.issuedAt ? new Date(token.issuedAt.getTime() + 15 * 60_000).toISOString() : null,
+    expires_at: token.issuedAt ? new Date(token.issuedAt.getTime() + TOKEN_LIFETIME_MS).toISOString() : null,
     upstream_message: token.token ? "Token generated successfully" : null,
     sms_sent_to: isRemote && token.token && token.phoneNumber ? maskPhoneNumber(token.phoneNumber) : null,
     sms_sent_to_encrypted: isRemote && token.token ? encrypt("sms_sent_to", token.phoneNumber) : null,

@@ -7,6 +7,7 @@
  * Tokens are produced by a generator, in creation order, so 200 000 of them never sit in memory.
  */
 import type { TokenStateName } from "@/lib/tokens/state";
+import { TOKEN_LIFETIME_MS } from "@/lib/tokens/lifetime";
 
 export type DemoBranchPlan = { code: string; name: string };
 export type DemoTellerPlan = { key: string; username: string; name: string; branchCode: string; skill: number };
@@ -238,7 +239,7 @@ function lifeOfToken(input: {
   const token = tokenValue(input.index, random);
   const base = { outcome: "issued" as const, token, issuedAt, errorCode: null };
   const elapsedMs = now.getTime() - issuedAt.getTime();
-  const expiryMs = 15 * 60_000;
+  const expiryMs = TOKEN_LIFETIME_MS;
 
   // Does the customer start within the 15 minutes, and when?
   const startsProbability = input.kind === "fingerprint" ? 0.9 : 0.72;
