@@ -9,7 +9,7 @@
  * Refused when APP_ENV=production: there, `npm run staff:create` makes the first administrator.
  * On PGlite it owns the data directory while it runs: stop the app first.
  */
-import { closeDb } from "@/lib/db/client";
+import { closeDb, getDb } from "@/lib/db/client";
 import { seedReviewDemoData } from "@/lib/review/demo-seed";
 import { formatDemoAccountsTable, seedDemoData } from "@/lib/staff/seed";
 
@@ -17,7 +17,7 @@ const onlyIfEmpty = process.argv.includes("--if-empty");
 const withDemoTokens = process.argv.includes("--demo");
 
 try {
-  const report = await seedDemoData({ onlyIfEmpty });
+  const report = await seedDemoData(await getDb(), { onlyIfEmpty });
   if (report.skippedBecauseNotEmpty) {
     console.log("Staff accounts exist already: nothing seeded.");
   } else {

@@ -14,7 +14,7 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { isStaffRole, roleLabels, STAFF_ROLES } from "@/lib/domain/staff-roles";
-import { closeDb } from "@/lib/db/client";
+import { closeDb, getDb } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/staff/passwords";
 import { branchCodeSchema, createStaffSchema } from "@/lib/staff/schemas";
@@ -46,13 +46,13 @@ async function main(): Promise<void> {
   const branchCode = branchCodeSchema.parse(values.branch);
   const actor = { system: "staff:create" };
 
-  let branch = (await listBranches()).find((candidate) => candidate.code === branchCode);
+  let branch = (await listBranches(await getDb())).find((candidate) => candidate.code === branchCode);
   if (!branch) {
     if (!values["branch-name"]) {
-      const known = (await listBranches()).map((candidate) => `${candidate.code} (${candidate.name})`).join(", ") || "none yet";
+      const known = (await listBranches(await getDb())).map((candidate) => `${candidate.code} (${candidate.name})`).join(", ") || "none yet";
       throw new Error(`No branch with code ${branchCode}. Known branches: ${known}.\nAdd --branch-name "<name>" to create it.`);
     }
-    const { branch: created } = await ensureBranch(actor, { code: branchCode, name: values["branch-name"].trim() });
+    const { branch: created } = await ensureBranch(await getDb(), actor, { code: branchCode, name: values["branch-name"].trim() });
     branch = { ...created, staffCount: 0 };
     console.log(`Created branch ${created.code} — ${created.name}.`);
   }

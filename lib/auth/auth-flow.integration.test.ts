@@ -62,8 +62,8 @@ async function auditOf(action: string, label: string) {
 }
 
 beforeAll(async () => {
-  const acc = await staffBranches.createBranch({ system: "test" }, { code: "ACC", name: "Accra – Head Office" });
-  const kum = await staffBranches.createBranch({ system: "test" }, { code: "KUM", name: "Kumasi – Adum" });
+  const acc = await staffBranches.createBranch(await getDb(), { system: "test" }, { code: "ACC", name: "Accra – Head Office" });
+  const kum = await staffBranches.createBranch(await getDb(), { system: "test" }, { code: "KUM", name: "Kumasi – Adum" });
   branchIds = { acc: acc.id, kum: kum.id };
   const admin = await newAccount("flow.admin", "admin");
   adminActor = { userId: admin.userId, username: admin.username };

@@ -51,7 +51,7 @@ async function auditCount(action: string, username: string, reason?: string): Pr
 const globals = globalThis as typeof globalThis & { verideskDatabase?: Promise<unknown>; verideskAuth?: Promise<unknown> };
 
 async function burstScenarios(branchCode: string) {
-  const branch = await staffBranches.createBranch({ system: "test" }, { code: branchCode, name: `Burst ${branchCode}` });
+  const branch = await staffBranches.createBranch(await getDb(), { system: "test" }, { code: branchCode, name: `Burst ${branchCode}` });
   const newAccount = (username: string) =>
     staffService.createStaffAccount({ system: "test" }, { username, name: username, role: "teller", branchId: branch.id, password: PASSWORD });
 

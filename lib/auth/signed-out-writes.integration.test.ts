@@ -67,7 +67,7 @@ describe("signed-out failed sign-ins", () => {
   }, 120_000);
 
   it("an unknown username locks after 5 guesses exactly like an account does, and the account's failures are all audited", async () => {
-    const branch = await staffBranches.createBranch({ system: "test" }, { code: "SOW", name: "Signed-out writes" });
+    const branch = await staffBranches.createBranch(await getDb(), { system: "test" }, { code: "SOW", name: "Signed-out writes" });
     await staffService.createStaffAccount({ system: "test" }, { username: "real.person", name: "Real Person", role: "teller", branchId: branch.id, password: "correct-horse-battery" });
     const answersOf = async (username: string) => {
       const answers = [];

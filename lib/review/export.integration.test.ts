@@ -42,7 +42,7 @@ const pageQueries: { limit: unknown; rows: number }[] = [];
 
 beforeAll(async () => {
   const db = await getDb();
-  const branch = await staffBranches.createBranch({ system: "test" }, { code: "ACC", name: "Accra – Head Office" });
+  const branch = await staffBranches.createBranch(await getDb(), { system: "test" }, { code: "ACC", name: "Accra – Head Office" });
   await staffService.createStaffAccount(
     { system: "test" },
     { username: "export.hq", name: "Export Test", role: "head_office_supervisor", branchId: branch.id, password: PASSWORD },

@@ -1,7 +1,6 @@
 import "server-only";
 import { asc, count, eq } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
-import { getDb } from "@/lib/db/client";
 import type { DbExecutor } from "@/lib/db/types";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { branches, staffProfiles } from "@/lib/db/schema";
@@ -24,8 +23,7 @@ export async function findBranch(db: DbExecutor, branchId: string) {
 
 export type BranchWithStaffCount = { id: string; code: string; name: string; staffCount: number; createdAt: Date };
 
-export async function listBranches(): Promise<BranchWithStaffCount[]> {
-  const db = await getDb();
+export async function listBranches(db: DbExecutor): Promise<BranchWithStaffCount[]> {
   const rows = await db
     .select({ id: branches.id, code: branches.code, name: branches.name, createdAt: branches.createdAt, staffCount: count(staffProfiles.userId) })
     .from(branches)
@@ -35,26 +33,22 @@ export async function listBranches(): Promise<BranchWithStaffCount[]> {
   return rows;
 }
 
-export async function createBranch(actor: Actor, input: { code: string; name: string }, requestId?: string) {
-  const db = await getDb();
+export async function createBranch(db: DbExecutor, actor: Actor, input: { code: string; name: string }, requestId?: string) {
   try {
     return await db.transaction(async (tx) => {
       const [taken] = await tx.select({ id: branches.id }).from(branches).where(eq(branches.code, input.code));
       if (taken) throw branchCodeTaken(input.code);
       const [branch] = await tx.insert(branches).values({ code: input.code, name: input.name }).returning();
       if (!branch) throw new AppError("INTERNAL", "branch insert returned nothing");
-      await recordAuditEvent(
-        {
-          action: "branch.create",
-          actor: actorOf(actor),
-          actorLabel: actorLabelOf(actor),
-          subject: { type: "branch", id: branch.id },
-          branchId: branch.id,
-          details: { after: { code: branch.code, name: branch.name } },
-          requestId,
-        },
-        tx,
-      );
+      await recordAuditEvent(tx, {
+        action: "branch.create",
+        actor: actorOf(actor),
+        actorLabel: actorLabelOf(actor),
+        subject: { type: "branch", id: branch.id },
+        branchId: branch.id,
+        details: { after: { code: branch.code, name: branch.name } },
+        requestId,
+      });
       return branch;
     });
   } catch (error) {
@@ -70,32 +64,27 @@ function branchCodeTaken(code: string): AppError {
   });
 }
 
-export async function renameBranch(actor: Actor, input: { branchId: string; name: string }, requestId?: string) {
-  const db = await getDb();
+export async function renameBranch(db: DbExecutor, actor: Actor, input: { branchId: string; name: string }, requestId?: string) {
   return db.transaction(async (tx) => {
     const before = await findBranch(tx, input.branchId);
     if (before.name === input.name) return before;
     const [branch] = await tx.update(branches).set({ name: input.name }).where(eq(branches.id, input.branchId)).returning();
-    await recordAuditEvent(
-      {
-        action: "branch.rename",
-        actor: actorOf(actor),
-        actorLabel: actorLabelOf(actor),
-        subject: { type: "branch", id: input.branchId },
-        branchId: input.branchId,
-        details: { code: before.code, before: { name: before.name }, after: { name: input.name } },
-        requestId,
-      },
-      tx,
-    );
+    await recordAuditEvent(tx, {
+      action: "branch.rename",
+      actor: actorOf(actor),
+      actorLabel: actorLabelOf(actor),
+      subject: { type: "branch", id: input.branchId },
+      branchId: input.branchId,
+      details: { code: before.code, before: { name: before.name }, after: { name: input.name } },
+      requestId,
+    });
     return branch ?? before;
   });
 }
 
 /** Finds or creates a branch by code (the seed). */
-export async function ensureBranch(actor: Actor, input: { code: string; name: string }) {
-  const db = await getDb();
+export async function ensureBranch(db: DbExecutor, actor: Actor, input: { code: string; name: string }) {
   const [existing] = await db.select().from(branches).where(eq(branches.code, input.code));
   if (existing) return { branch: existing, isNew: false };
-  return { branch: await createBranch(actor, input), isNew: true };
+  return { branch: await createBranch(db, actor, input), isNew: true };
 }

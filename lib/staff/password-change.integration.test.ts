@@ -70,7 +70,7 @@ async function profileFlag(userId: string): Promise<boolean | undefined> {
 }
 
 beforeAll(async () => {
-  await seedDemoData({ onlyIfEmpty: true });
+  await seedDemoData(await getDb(), { onlyIfEmpty: true });
   const admin = await staffService.findStaffByUsername("admin");
   if (!admin) throw new Error("seed made no admin");
   adminActor = { userId: admin.userId, username: admin.username };

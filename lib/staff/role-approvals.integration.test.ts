@@ -41,7 +41,7 @@ async function auditActions(subjectId: string) {
 }
 
 beforeAll(async () => {
-  await seedDemoData({ onlyIfEmpty: true });
+  await seedDemoData(await getDb(), { onlyIfEmpty: true });
   adminA = await adminNamed("admin");
   adminB = await adminNamed("admin.second");
   acc = (await staffService.findStaffByUsername("teller.accra"))!.branch.id;

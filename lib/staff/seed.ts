@@ -4,6 +4,7 @@ import { roleLabels } from "@/lib/domain/staff-roles";
 import { demoAccounts, demoBranches, type DemoAccount } from "./demo-accounts";
 import { countStaff, createStaffAccount, findStaffByUsername, type Actor } from "./accounts";
 import { ensureBranch } from "./branches";
+import type { DbExecutor } from "@/lib/db/types";
 
 /**
  * The demo data of a local run: the demo branches and one account per role. Idempotent: what
@@ -19,7 +20,7 @@ export type SeedReport = {
   accounts: DemoAccount[];
 };
 
-export async function seedDemoData(options: { onlyIfEmpty: boolean }): Promise<SeedReport> {
+export async function seedDemoData(db: DbExecutor, options: { onlyIfEmpty: boolean }): Promise<SeedReport> {
   if (env().APP_ENV === "production") {
     throw new Error("Refusing to seed demo accounts: APP_ENV=production. Create an administrator with `npm run staff:create -- --role admin ...`.");
   }
@@ -29,7 +30,7 @@ export async function seedDemoData(options: { onlyIfEmpty: boolean }): Promise<S
   } else {
     const branchIds = new Map<string, string>();
     for (const demoBranch of demoBranches) {
-      const { branch, isNew } = await ensureBranch(seedActor, demoBranch);
+      const { branch, isNew } = await ensureBranch(db, seedActor, demoBranch);
       if (isNew) report.createdBranches.push(branch.code);
       branchIds.set(branch.code, branch.id);
     }

@@ -5,13 +5,14 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { requirePermission } from "@/lib/auth/pages";
 import { listBranches } from "@/lib/staff/branches";
+import { getDb } from "@/lib/db/client";
 import { createBranchAction, renameBranchAction } from "./actions";
 
 export const metadata: Metadata = { title: "Branches" };
 
 export default async function BranchesPage() {
   await requirePermission("staff.manage");
-  const branches = await listBranches();
+  const branches = await listBranches(await getDb());
   return (
     <>
       <PageHeader title="Branches" description="Every token and every staff member belongs to one branch." action={<AddBranchButton createAction={createBranchAction} />} />

@@ -11,6 +11,7 @@ import { requirePermission } from "@/lib/auth/pages";
 import { isAppError } from "@/lib/errors";
 import { getStaffMember } from "@/lib/staff/accounts";
 import { listBranches } from "@/lib/staff/branches";
+import { getDb } from "@/lib/db/client";
 import { resetPasswordAction, setStaffDisabledAction, updateStaffAction } from "../actions";
 
 export const metadata: Metadata = { title: "Staff account" };
@@ -22,7 +23,7 @@ export default async function StaffMemberPage({ params }: { params: Promise<{ us
     if (isAppError(error) && error.code === "NOT_FOUND") notFound();
     throw error;
   });
-  const branches = await listBranches();
+  const branches = await listBranches(await getDb());
   const isSelf = member.userId === staff.userId;
 
   return (

@@ -6,13 +6,14 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/pages";
 import { listBranches } from "@/lib/staff/branches";
+import { getDb } from "@/lib/db/client";
 import { createStaffAction } from "../actions";
 
 export const metadata: Metadata = { title: "Add staff member" };
 
 export default async function NewStaffPage() {
   await requirePermission("staff.manage");
-  const branches = await listBranches();
+  const branches = await listBranches(await getDb());
   return (
     <>
       <p className="mb-2">
