@@ -3,6 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
 import { assertInBranchScope, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Database } from "@/lib/db/types";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { authUsers, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { AppError, isAppError, isUpstreamFault } from "@/lib/errors";
@@ -229,9 +230,4 @@ function tokenTakenError(token: string, holderId?: string): AppError {
     fieldErrors: { token: ["This token is already recorded for another verification. Check the SMS again with the customer."] },
     userMessage: "This token is already recorded for another verification.",
   });
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-  return code === "23505";
 }

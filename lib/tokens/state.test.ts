@@ -7,13 +7,13 @@ import {
   expiresAtOf,
   isFinalState,
   recordObservation,
-  TOKEN_LIFETIME_MS,
   type IssuedTokenFacts,
   type Observation,
   type TokenFacts,
   type TokenStateName,
   type UpstreamTokenState,
 } from "./state";
+import { TOKEN_LIFETIME_MS } from "./lifetime";
 
 const issuedAt = new Date("2026-11-22T09:00:00.000Z");
 const expiresAt = expiresAtOf(issuedAt);

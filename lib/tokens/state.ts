@@ -1,3 +1,5 @@
+import { TOKEN_LIFETIME_MS } from "./lifetime";
+
 /**
  * The state of a token, derived in one place from what Veridesk has stored about it and the time.
  *
@@ -13,8 +15,6 @@
  * "Invalid Token"). An answer seen after that moment confirms the expiry, except a late
  * "already used", which wins: the customer started in time and the result may still come.
  */
-
-export const TOKEN_LIFETIME_MS = 15 * 60_000;
 
 export const tokenStates = [
   "waiting",
