@@ -35,7 +35,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 /**
  * Each role's home: a welcome and the work that role starts from. Staff who issue tokens (tellers)
- * get their desk: the two ways to start, and today's tokens of the branch, live (issue 6).
+ * get their desk: the two ways to start, and today's tokens of the branch, live (ADR 0008).
  */
 export default async function HomePage({ searchParams }: { searchParams: SearchParams }) {
   const staff = await requireStaff();

@@ -10,7 +10,7 @@ import { TokenDashboardList } from "./token-dashboard-list";
 import { useTodayTokens } from "./use-today-tokens";
 
 /**
- * Today's tokens with a search and state filters (issue 13): the same live list as the home
+ * Today's tokens with a search and state filters (ADR 0028): the same live list as the home
  * page's, on the same poll (one request for both, and the open tokens count as watched), so a
  * token's state reads the same everywhere. The teller finds a customer who calls back by the
  * token, the reference or the last digits of the ID number. A link may choose the first filter

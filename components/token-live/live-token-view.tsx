@@ -19,7 +19,7 @@ import type { AttachSmsTokenAction } from "./sms-token-form";
 import { StateBadge } from "./state-badge";
 import { TokenTimeline } from "./token-timeline";
 
-// Loaded only on the pages that show them (issue 15): the SMS-token form (react-hook-form and
+// Loaded only on the pages that show them (ADR 0027, the first-load JS budget): the SMS-token form (react-hook-form and
 // zod) on an attempt with no answer, the QR code (qrcode) on an open fingerprint token.
 const SmsTokenForm = dynamic(() => import("./sms-token-form").then((module) => module.SmsTokenForm));
 const TokenQrCode = dynamic(() => import("./token-qr-code").then((module) => module.TokenQrCode));

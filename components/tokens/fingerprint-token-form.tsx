@@ -58,7 +58,7 @@ export function FingerprintTokenForm({
   defaultValues?: FingerprintTokenFormInput;
   /** "New token for this customer": the earlier token's values, its personal ones masked. */
   restart?: FingerprintRestartPrefill;
-  /** The consent wording in force: read out, then attested (issue 14). */
+  /** The consent wording in force: read out, then attested (ADR 0023). */
   consent: ConsentWording;
 }) {
   const carried = useCarriedFields(restart);

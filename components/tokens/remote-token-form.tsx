@@ -116,7 +116,7 @@ export function RemoteTokenForm({
   defaultValues?: RemoteTokenFormInput;
   /** "New token for this customer": the earlier token's values, its personal ones masked. */
   restart?: RemoteRestartPrefill;
-  /** The consent wording in force: read out, then attested (issue 14). */
+  /** The consent wording in force: read out, then attested (ADR 0023). */
   consent: ConsentWording;
 }) {
   const carried = useCarriedFields(restart);

@@ -26,7 +26,7 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
 
 /**
  * A token request as issued: the token large enough to read from arm's length, where the link
- * went, and the request's facts. The live state and countdown come with the token page (issue 6).
+ * went, and the request's facts. The live state and countdown come with the token page (ADR 0008).
  */
 export function TokenDetails({ view }: { view: TokenRequestView }) {
   const KindIcon = view.kind === "fingerprint" ? Fingerprint : Send;

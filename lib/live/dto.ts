@@ -47,7 +47,7 @@ export type LiveTokenSummary = {
 
 export type LiveTokenDetail = LiveTokenSummary & {
   purpose: string | null;
-  /** The teller's attestation of the customer's consent (issue 14); null on tokens issued before it was recorded. */
+  /** The teller's attestation of the customer's consent (ADR 0023); null on tokens issued before it was recorded. */
   consent: { attestedAt: string; wordingVersion: number } | null;
   branchName: string;
   lastCheckedAt: string | null;

@@ -1,7 +1,7 @@
 import type { LiveTokenSummary } from "./dto";
 
 /**
- * Which of the teller's tokens ended since the notifier last looked (issue 13, results you notice),
+ * Which of the teller's tokens ended since the notifier last looked (ADR 0028, results you notice),
  * pure so it is tested alone. The notifier follows every answer of today's list, whichever poll
  * fetched it, and keeps what it last saw of each token.
  *

@@ -2,7 +2,7 @@ import type { TokenStateName } from "@/lib/tokens/state";
 import type { LiveTokenSummary } from "./dto";
 
 /**
- * What the token list shows of today's tokens (issue 13), pure so it is tested alone: the state
+ * What the token list shows of today's tokens (ADR 0028), pure so it is tested alone: the state
  * filter, the search (a token, a reference, or the last digits of an ID number — what a teller
  * has when a customer calls back), and the order: open tokens first, each part newest first.
  */

@@ -151,7 +151,7 @@ describe("issuing a fingerprint token", () => {
   });
 });
 
-describe("the customer's consent (issue 14)", () => {
+describe("the customer's consent (ADR 0023)", () => {
   it("refuses a token without the teller's attestation, or under an outdated wording, writing nothing and calling nobody", async () => {
     const countRows = async () => (await opened.db.select({ id: tokenRequests.id }).from(tokenRequests)).length;
     const rowsBefore = await countRows();
@@ -178,7 +178,7 @@ describe("the customer's consent (issue 14)", () => {
   });
 });
 
-describe("phone numbers and reference encrypted (issue 12 finding 7)", () => {
+describe("phone numbers and reference encrypted (ADRs 0006, 0023)", () => {
   it("stores only masked copies in clear, ciphertexts bound to the row, and a blind index of the reference", async () => {
     const submission = remoteSubmission({ phoneNumber: "0245551234", referenceId: "024 555 1234" });
     const result = await issueRemoteToken(submission, issuer, "req", dependencies(service.upstream));

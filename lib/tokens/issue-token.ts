@@ -165,7 +165,7 @@ async function issueToken(
   const { db, keys } = deps;
   // The bank's purpose policy first: a refused combination writes nothing and calls nobody.
   const purpose = await requireAllowedPurpose(db, plan.row.purpose, plan.kind, plan.idType);
-  // Then the customer's consent, under the wording in force (issue 14): refused here, nothing is
+  // Then the customer's consent, under the wording in force (ADR 0023): refused here, nothing is
   // written and the service is never called.
   const consentWordingVersion = await requireCurrentConsent(db, plan.consent);
   const requestFingerprint = computeRequestFingerprint({ kind: plan.kind, ...plan.requestFields }, keys);

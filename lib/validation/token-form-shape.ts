@@ -18,7 +18,7 @@ export const idTypeLabels: Record<IdType, string> = {
 
 export const idTypeMessage = "Choose the type of the customer's ID.";
 
-// ─── Consent (issue 14) ──────────────────────────────────────────────────────────────────────────
+// ─── Consent (ADR 0023) ──────────────────────────────────────────────────────────────────────────
 
 export const consentMessages = {
   required: "Confirm that you told the customer what is checked and that they agreed. Without their consent no token is issued.",

@@ -81,7 +81,7 @@ describe("remoteTokenFormSchema", () => {
 
 const consent = { consentAttested: true, consentWordingVersion: 1 };
 
-describe("consent (issue 14)", () => {
+describe("consent (ADR 0023)", () => {
   it("is required on both forms, with the wording version read out", () => {
     const base = { ghanaCardNumber: "GHA-123456789-0", referenceId: "r", purpose: "KYC refresh" };
     expect(Object.keys(fieldErrorsOf(fingerprintTokenFormSchema, { ...base, consentAttested: false, consentWordingVersion: 1 }))).toEqual(["consentAttested"]);
