@@ -2,7 +2,7 @@
 
 import { CloudOff, Hourglass, RefreshCw, ServerCrash } from "lucide-react";
 import { useEffect, useState } from "react";
-import { formatTime } from "./format";
+import { formatTime } from "@/lib/bank-time";
 
 type ConnectionStatusProps = {
   /** Browser time (ms) of the last answer from Veridesk's own server. */
@@ -61,7 +61,7 @@ export function ConnectionStatus(props: ConnectionStatusProps) {
         <p role="status" className="flex items-center gap-2 rounded-control border-l-4 border-warning-600 bg-warning-50 px-3 py-2 text-warning-700" data-testid="service-problem">
           <ServerCrash aria-hidden className="size-4 shrink-0" />
           <span>
-            <strong>No news from the verification service since {formatTime(serviceProblem.since)}.</strong> {serviceProblem.message}{" "}
+            <strong>No news from the verification service since {formatTime(serviceProblem.since, { seconds: true })}.</strong> {serviceProblem.message}{" "}
             This is not a failed verification; Veridesk keeps checking and the result will show here.
           </span>
         </p>

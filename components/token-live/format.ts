@@ -1,20 +1,4 @@
-import { formatDateTime as formatBankDateTime, formatTime as formatBankTime } from "@/lib/bank-time";
-
-/**
- * Times as the branch reads them, in the bank's one format (lib/bank-time.ts). Shared by server and
- * client components (no directive), so a slip printed from the server and a page ticking in the
- * browser print the same text.
- */
-
-/** Bank time of day with seconds, e.g. "09:42:13": a live token is a matter of minutes. */
-export function formatTime(iso: string): string {
-  return formatBankTime(iso, { seconds: true });
-}
-
-/** "24 Nov 2026, 14:05". */
-export function formatDateTime(iso: string): string {
-  return formatBankDateTime(iso);
-}
+/** Durations as a live token shows them. Times are lib/bank-time.ts's, the bank's one format. */
 
 /** "MM:SS" of a duration, never negative; 15 minutes is "15:00". */
 export function formatMinutesSeconds(milliseconds: number): string {

@@ -13,7 +13,7 @@ import { ConnectionStatus } from "./connection-status";
 import { CopyButton } from "./copy-button";
 import { Countdown } from "./countdown";
 import { fetchLive, LiveFetchError, type Fetched } from "./fetch-live";
-import { formatTime } from "./format";
+import { formatTime } from "@/lib/bank-time";
 import { OutcomePanel } from "./outcome-panel";
 import type { AttachSmsTokenAction } from "./sms-token-form";
 import { StateBadge } from "./state-badge";
@@ -199,11 +199,11 @@ function TimeLeft({ token, serverNow, clockOffsetMs }: { token: LiveTokenDetail;
   }
   return (
     <p className="text-ink-muted">
-      Valid until <strong className="text-ink">{formatTime(token.expiresAt)}</strong>
+      Valid until <strong className="text-ink">{formatTime(token.expiresAt, { seconds: true })}</strong>
       {token.finishedAt ? (
         <>
           {" "}
-          · finished <strong className="text-ink">{formatTime(token.finishedAt)}</strong>
+          · finished <strong className="text-ink">{formatTime(token.finishedAt, { seconds: true })}</strong>
         </>
       ) : null}
     </p>
@@ -232,7 +232,7 @@ function TokenDetails({ token }: { token: LiveTokenDetail }) {
     if (optionsOn.length > 0) rows.push(["Options", optionsOn.join(", ")]);
   }
   rows.push(["Issued by", `${token.tellerName}, ${token.branchName}`]);
-  if (token.issuedAt) rows.push(["Issued", formatTime(token.issuedAt)]);
+  if (token.issuedAt) rows.push(["Issued", formatTime(token.issuedAt, { seconds: true })]);
   return (
     <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-x-3 gap-y-2 text-sm">
       {rows.map(([label, value]) => (

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { formatDateTime } from "./format";
+import { formatDateTime } from "@/lib/bank-time";
 
 /**
  * "Printed <time>", on paper only, with the time the print was made: set on `beforeprint`

@@ -9,7 +9,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { pinOpenFirst } from "@/lib/live/token-list-view";
 import type { LiveTokenSummary } from "@/lib/live/dto";
 import { Countdown } from "./countdown";
-import { formatTime } from "./format";
+import { formatTime } from "@/lib/bank-time";
 import { StateBadge } from "./state-badge";
 
 type TokenDashboardListProps = {
@@ -133,7 +133,7 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
     >
       <td className="px-4 py-3 font-mono text-sm tabular-nums text-ink-muted max-lg:order-5">
         <span className="lg:sr-only">Issued </span>
-        {formatTime(token.issuedAt ?? token.createdAt)}
+        {formatTime(token.issuedAt ?? token.createdAt, { seconds: true })}
       </td>
       <td className="px-4 py-3 max-lg:order-1">
         {/* A token code is read aloud and typed: it never breaks over lines. */}

@@ -1,6 +1,6 @@
 import { cn } from "@/components/ui/cn";
 import type { LiveTokenEvent } from "@/lib/live/dto";
-import { formatTime } from "./format";
+import { formatTime } from "@/lib/bank-time";
 
 const dotTone: Record<LiveTokenEvent["tone"], string> = {
   neutral: "bg-line-strong",
@@ -22,7 +22,7 @@ export function TokenTimeline({ events }: { events: LiveTokenEvent[] }) {
           <div className="min-w-0">
             <p className="font-medium text-ink">
               <time dateTime={event.at} className="mr-2 font-mono text-sm text-ink-muted tabular-nums">
-                {formatTime(event.at)}
+                {formatTime(event.at, { seconds: true })}
               </time>
               {event.label}
             </p>

@@ -1,5 +1,5 @@
 import { tokenStateLabels, type TokenStateName } from "@/lib/tokens/state";
-import { formatDateTime } from "./format";
+import { formatDateTime } from "@/lib/bank-time";
 import { PrintedTime } from "./printed-time";
 import { StateBadge } from "./state-badge";
 

@@ -1,5 +1,6 @@
 import type { ActiveTokenSummary } from "@/lib/tokens/dto";
-import { formatTime, tokenKindLabels } from "@/lib/tokens/display";
+import { formatTime } from "@/lib/bank-time";
+import { tokenKindLabels } from "@/lib/tokens/display";
 import { idTypeLabels, type IdType } from "@/lib/validation/token-form-shape";
 
 type OwnActiveToken = Extract<ActiveTokenSummary, { isOwnBranch: true }>;

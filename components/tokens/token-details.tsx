@@ -1,7 +1,8 @@
 import { Fingerprint, Send } from "lucide-react";
 import type { ReactNode } from "react";
 import type { TokenRequestView } from "@/lib/tokens/token-views";
-import { formatDateTime, formatTime, tokenKindLabels } from "@/lib/tokens/display";
+import { formatDateTime, formatTime } from "@/lib/bank-time";
+import { tokenKindLabels } from "@/lib/tokens/display";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";

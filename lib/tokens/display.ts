@@ -2,9 +2,6 @@ import type { ErrorCode } from "@/lib/errors";
 
 /** Words and times for token screens. Plain data: used by server and client components. */
 
-/** `14:05` and `24 Nov 2026, 14:05` on the bank's clock, whatever the server's or browser's zone. */
-export { formatDateTime, formatTime } from "@/lib/bank-time";
-
 export const tokenKindLabels = { fingerprint: "Fingerprint", remote: "Remote" } as const;
 
 export const issueOutcomeLabels = {
