@@ -1,7 +1,6 @@
 import "server-only";
 import { eq } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
-import type { Database, Transaction } from "@/lib/db/types";
+import type { Database, DbExecutor, Transaction } from "@/lib/db/types";
 import { authUsers, signInThrottles } from "@/lib/db/schema";
 import { USERNAME_MAX, USERNAME_MIN, USERNAME_PATTERN } from "./username";
 import { claimAttempt, emptyThrottleState, recordFailure, releaseAttempt, type Claim, type ThrottleState } from "./lockout";
@@ -31,11 +30,11 @@ function toState(row: { recentFailures: string[]; lockedUntil: Date | null } | u
  * at a time anyway), so that reading the count, deciding and writing the new count are one step.
  */
 async function withLockedRow<T>(
+  db: Database,
   username: string,
   now: Date,
   change: (state: ThrottleState) => { next: ThrottleState | null; result: T },
 ): Promise<T> {
-  const db = await getDb();
   if (!(await hasAccount(db, username))) {
     // No account: no row. The map is changed synchronously, so this too is one step.
     const { next, result } = change(unknownUsernames().get(username));
@@ -57,30 +56,29 @@ async function withLockedRow<T>(
 }
 
 /** Before a password is checked: counts the guess, or refuses it (locked, or the window is full). */
-export async function claimSignInAttempt(username: string, now = new Date()): Promise<Claim> {
-  return withLockedRow(username, now, (state) => {
+export async function claimSignInAttempt(db: Database, username: string, now = new Date()): Promise<Claim> {
+  return withLockedRow(db, username, now, (state) => {
     const claim = claimAttempt(state, now);
     return { next: claim.isAllowed ? claim.state : null, result: claim };
   });
 }
 
 /** After a claimed guess failed: locks the username when the window is full. */
-export async function countFailedSignIn(username: string, now = new Date()): Promise<{ hasJustLocked: boolean; state: ThrottleState }> {
-  return withLockedRow(username, now, (state) => {
+export async function countFailedSignIn(db: Database, username: string, now = new Date()): Promise<{ hasJustLocked: boolean; state: ThrottleState }> {
+  return withLockedRow(db, username, now, (state) => {
     const outcome = recordFailure(state, now);
     return { next: outcome.state, result: outcome };
   });
 }
 
 /** The password was right but the account may not sign in: that was no guess. */
-export async function releaseSignInAttempt(username: string, now = new Date()): Promise<void> {
-  await withLockedRow(username, now, (state) => ({ next: releaseAttempt(state), result: undefined }));
+export async function releaseSignInAttempt(db: Database, username: string, now = new Date()): Promise<void> {
+  await withLockedRow(db, username, now, (state) => ({ next: releaseAttempt(state), result: undefined }));
 }
 
 /** After a successful sign-in or a password reset by an administrator. */
-export async function clearFailedSignIns(username: string): Promise<void> {
+export async function clearFailedSignIns(db: DbExecutor, username: string): Promise<void> {
   unknownUsernames().delete(username);
-  const db = await getDb();
   await db.delete(signInThrottles).where(eq(signInThrottles.username, username));
 }
 

@@ -155,7 +155,7 @@ function buildAuth(db: Database) {
           }
         }
         // The guess is counted here, before its password is checked (lockout.ts).
-        const claim = await claimSignInAttempt(typed);
+        const claim = await claimSignInAttempt(db, typed);
         if (claim.isAllowed) return;
         const requestId = randomUUID();
         logger.info({ requestId, username: typed, lockedUntil: claim.lockedUntil }, "sign-in refused: username locked");
@@ -178,7 +178,7 @@ function buildAuth(db: Database) {
         const ip = resolvedIp(ctx.headers);
         const newSession = ctx.context.newSession;
         if (newSession) {
-          await clearFailedSignIns(typed);
+          await clearFailedSignIns(db, typed);
           releaseAddressClaim(ip, typed);
           const profile = await profileOf(db, newSession.user.id);
           logger.info({ requestId, userId: newSession.user.id }, "signed in");
@@ -204,7 +204,7 @@ function buildAuth(db: Database) {
         if (code === signInErrorCodes.disabled || code === signInErrorCodes.demoRefused) {
           metrics().signInFailures.inc({ reason: code === signInErrorCodes.disabled ? "disabled" : "demo_account_in_production" });
           // The password was right: not a guess, so it gives its place in the count back.
-          await releaseSignInAttempt(typed);
+          await releaseSignInAttempt(db, typed);
           releaseAddressClaim(ip, typed);
           logger.info({ requestId, username: typed, code }, "sign-in refused");
           await recordAuditEvent({
@@ -218,7 +218,7 @@ function buildAuth(db: Database) {
           return;
         }
         metrics().signInFailures.inc({ reason: "wrong_password" });
-        const { hasJustLocked, state } = await countFailedSignIn(typed);
+        const { hasJustLocked, state } = await countFailedSignIn(db, typed);
         logger.info({ requestId, username: typed, code, hasJustLocked }, "sign-in failed");
         const branchId = await branchOfUsername(db, typed);
         const mayAudit = await mayAuditSignedOutFailure(db, typed);

@@ -351,7 +351,7 @@ export async function resetStaffPassword(actor: Actor, userId: string, requestId
     );
     return { ...member, mustChangePassword: true };
   });
-  await clearFailedSignIns(member.username);
+  await clearFailedSignIns(db, member.username);
   return { member, temporaryPassword };
 }
 
