@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Database } from "@/lib/db/types";
 import { auditEvents } from "@/lib/db/schema";
 import { contactPiiColumns, identityPiiColumns } from "@/lib/pii/columns";
@@ -7,7 +7,7 @@ import { planDemoData, type DemoPlan } from "@/lib/review/demo-data";
 import { writeDemoData } from "@/lib/review/demo-data-writer";
 import { computeFigures } from "@/lib/review/figures";
 import { buildReconciliation } from "@/lib/review/reconciliation";
-import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
+import { forEachDatabase, openScratchDatabase, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { eq } from "drizzle-orm";
 import { retentionDecision, type RetentionSettings } from "./retention-policy";
 import { runRetentionJob } from "./retention-job";
@@ -148,7 +148,4 @@ function defineRetentionTests(createDatabase: () => Promise<ScratchDatabase>) {
   });
 }
 
-describe("retention job on PGlite", () => defineRetentionTests(() => createScratchPglite("veridesk-retention-")));
-
-const postgresUrl = process.env.TEST_DATABASE_URL;
-describe.skipIf(!postgresUrl)("retention job on PostgreSQL", () => defineRetentionTests(() => createScratchPostgres(postgresUrl!, "veridesk_retention")));
+forEachDatabase("retention job", (driver) => defineRetentionTests(() => openScratchDatabase({ driver, name: "retention" })));

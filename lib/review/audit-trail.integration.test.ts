@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { authUsers } from "@/lib/db/schema";
 import { describeAuditDetails } from "./audit-details";
 import { loadAuditNames } from "./audit-trail";
-import { createScratchPglite, createScratchPostgres, type ScratchDatabase } from "@/test/kit/database";
+import { forEachDatabase, openScratchDatabase, type ScratchDatabase } from "@/test/kit/database";
 
 /** The audit page's name look-up, on a scratch PGlite and (TEST_DATABASE_URL set) a scratch PostgreSQL. */
 function defineNameTests(createDatabase: () => Promise<ScratchDatabase>) {
@@ -26,7 +26,4 @@ function defineNameTests(createDatabase: () => Promise<ScratchDatabase>) {
   });
 }
 
-describe("audit names on PGlite", () => defineNameTests(() => createScratchPglite()));
-
-const testDatabaseUrl = process.env.TEST_DATABASE_URL;
-describe.runIf(Boolean(testDatabaseUrl))("audit names on PostgreSQL", () => defineNameTests(() => createScratchPostgres(testDatabaseUrl!)));
+forEachDatabase("audit names", (driver) => defineNameTests(() => openScratchDatabase({ driver, name: "audit-names" })));

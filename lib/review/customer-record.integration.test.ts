@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { permissionsOf } from "@/lib/auth/permissions";
 import type { StaffRole } from "@/lib/domain/staff-roles";
@@ -8,7 +8,7 @@ import type { Database } from "@/lib/db/types";
 import { authUsers, tokenRequests } from "@/lib/db/schema";
 import { demoKnownCustomer, planDemoData } from "@/lib/review/demo-data";
 import { writeDemoData } from "@/lib/review/demo-data-writer";
-import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
+import { forEachDatabase, openScratchDatabase, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { retentionSettingsFrom } from "@/lib/compliance/retention-job";
 import { eraseCustomerDataOnRequest, HEAD_OFFICE_HOLD_MESSAGE, placeLegalHold, produceCustomerRecord, releaseLegalHold } from "./customer-record";
 
@@ -115,11 +115,4 @@ function defineLegalHoldTests(createDatabase: () => Promise<ScratchDatabase>) {
   });
 }
 
-describe("legal holds on PGlite", () => {
-  defineLegalHoldTests(() => createScratchPglite("veridesk-hold-"));
-});
-
-const testDatabaseUrl = process.env.TEST_DATABASE_URL;
-describe.runIf(testDatabaseUrl)("legal holds on PostgreSQL", () => {
-  defineLegalHoldTests(() => createScratchPostgres(testDatabaseUrl!, "veridesk_hold"));
-});
+forEachDatabase("legal holds", (driver) => defineLegalHoldTests(() => openScratchDatabase({ driver, name: "hold" })));

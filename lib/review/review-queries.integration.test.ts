@@ -19,7 +19,7 @@ import { defaultListQuery, type ReviewListQuery } from "./filters";
 import { bankDayOf } from "./time";
 import { countLimit, listReviewTokens, listTokensByIdNumberIndex } from "./token-list";
 import { readExportPages } from "./export-rows";
-import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
+import { forEachDatabase, openScratchDatabase, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 
 /**
  * The review queries on the demo seed, on a scratch PGlite and (TEST_DATABASE_URL set) a scratch
@@ -340,7 +340,4 @@ function defineReviewTests(createDatabase: () => Promise<ScratchDatabase>) {
   });
 }
 
-describe("review queries on PGlite", () => defineReviewTests(() => createScratchPglite()));
-
-const testDatabaseUrl = process.env.TEST_DATABASE_URL;
-describe.runIf(Boolean(testDatabaseUrl))("review queries on PostgreSQL", () => defineReviewTests(() => createScratchPostgres(testDatabaseUrl!)));
+forEachDatabase("review queries", (driver) => defineReviewTests(() => openScratchDatabase({ driver, name: "review" })));

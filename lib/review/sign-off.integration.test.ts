@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { permissionsOf } from "@/lib/auth/permissions";
 import type { Staff } from "@/lib/auth/types";
@@ -9,7 +9,7 @@ import { writeDemoData } from "./demo-data-writer";
 import { recordSheetPrinted, signOffBranchDay } from "./reconciliation";
 import { FUTURE_SHEET_MESSAGE, signOffRefusals } from "./sign-off";
 import { bankDayOf } from "./time";
-import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
+import { forEachDatabase, openScratchDatabase, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 
 /**
  * The on-screen sign-off of a branch's day, through the use case the action runs: only a day that
@@ -93,11 +93,4 @@ function defineSignOffTests(createDatabase: () => Promise<ScratchDatabase>) {
   });
 }
 
-describe("sign-off on PGlite", () => {
-  defineSignOffTests(() => createScratchPglite("veridesk-sign-off-"));
-});
-
-const testDatabaseUrl = process.env.TEST_DATABASE_URL;
-describe.runIf(testDatabaseUrl)("sign-off on PostgreSQL", () => {
-  defineSignOffTests(() => createScratchPostgres(testDatabaseUrl!, "veridesk_sign_off"));
-});
+forEachDatabase("sign-off", (driver) => defineSignOffTests(() => openScratchDatabase({ driver, name: "sign-off" })));
