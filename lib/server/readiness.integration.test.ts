@@ -1,7 +1,6 @@
 import net from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dropScratchDatabase } from "@/test/kit/database";
 
 /**
  * Readiness (ADR 0024) goes red when the database goes away and green when it comes back, with no
@@ -83,6 +82,9 @@ describe.runIf(ownerUrl)("readiness when the database goes away and comes back (
     }
     await closeDb?.();
     await relay?.cut().catch(() => undefined);
+    // Imported here, not above: the kit loads lib modules that read the settings once, and this
+    // file sets DATABASE_URL and WATCHER_ENABLED before the app's modules first read them.
+    const { dropScratchDatabase } = await import("@/test/kit/database");
     await dropScratchDatabase(ownerUrl!, databaseName);
   });
 
