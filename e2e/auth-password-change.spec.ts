@@ -172,4 +172,33 @@ test.describe("a temporary password", () => {
     await page.goto("/change-password");
     await expect(page).toHaveURL(/\/sign-in\?next=%2Fchange-password/);
   });
+
+  test("is copied on a branch PC that reaches the desk over plain http, where the Clipboard API is missing", async ({ browser, apiAs }) => {
+    const context = await browser.newContext({ storageState: await (await apiAs("admin")).storageState() });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: appUrl() });
+    const branchIds = await readBranchIds(await context.newPage());
+    const account = await createTestAccount(
+      await apiAs("admin"),
+      { username: `copy.${uniqueSuffix()}`, name: "Esi Copy", role: "teller", branchCode: "ACC" },
+      branchIds,
+    );
+    const page = await context.newPage();
+    // What a browser gives a page served over plain http on the bank's LAN: no secure context, no navigator.clipboard.
+    await page.addInitScript(() => {
+      Object.defineProperty(window, "isSecureContext", { value: false });
+      Object.defineProperty(Navigator.prototype, "clipboard", { get: () => undefined });
+    });
+    await page.goto(`/admin/staff/${account.userId}`);
+    await page.getByRole("button", { name: "Reset password" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Reset password" }).click();
+    const temporary = (await page.getByTestId("temporary-password").textContent())!.trim();
+    await page.getByRole("button", { name: "Copy" }).click();
+    await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
+
+    // Read back from a page of the same browser that has the Clipboard API.
+    const reader = await context.newPage();
+    await reader.goto("/");
+    expect(await reader.evaluate(() => navigator.clipboard.readText())).toBe(temporary);
+    await context.close();
+  });
 });

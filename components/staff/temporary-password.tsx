@@ -1,8 +1,7 @@
 "use client";
 
-import { Check, Copy, KeyRound } from "lucide-react";
-import { useState } from "react";
-import { Button } from "@/components/ui/button";
+import { KeyRound } from "lucide-react";
+import { CopyButton } from "@/components/ui/copy-button";
 
 /**
  * A password shown exactly once: it is not stored anywhere it could be shown again, so the
@@ -10,7 +9,6 @@ import { Button } from "@/components/ui/button";
  * member chooses their own (ADR 0012).
  */
 export function TemporaryPassword({ username, password }: { username: string; password: string }) {
-  const [isCopied, setIsCopied] = useState(false);
   return (
     <div className="flex flex-col gap-3 rounded-card border-2 border-warning-600 bg-warning-50 p-5" role="status">
       <p className="flex items-start gap-2 font-semibold text-warning-700">
@@ -23,17 +21,7 @@ export function TemporaryPassword({ username, password }: { username: string; pa
         <code className="rounded-control border border-line-strong bg-surface px-4 py-2 font-mono text-2xl tracking-wider text-ink" data-testid="temporary-password">
           {password}
         </code>
-        <Button
-          variant="secondary"
-          size="sm"
-          onClick={async () => {
-            await navigator.clipboard.writeText(password).catch(() => undefined);
-            setIsCopied(true);
-          }}
-        >
-          {isCopied ? <Check aria-hidden className="size-4" /> : <Copy aria-hidden className="size-4" />}
-          {isCopied ? "Copied" : "Copy"}
-        </Button>
+        <CopyButton value={password} size="sm" />
       </div>
       <p className="text-sm text-ink">
         Give it to the staff member in person. When they sign in with it, they must choose a password of their own before

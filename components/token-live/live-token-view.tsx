@@ -10,7 +10,7 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import type { LiveTokenDetail, LiveTokenResponse } from "@/lib/live/dto";
 import { ConnectionStatus } from "./connection-status";
-import { CopyButton } from "./copy-button";
+import { CopyButton } from "@/components/ui/copy-button";
 import { Countdown } from "./countdown";
 import { fetchLive, LiveFetchError, type Fetched } from "./fetch-live";
 import { formatTime } from "@/lib/bank-time";

@@ -43,7 +43,7 @@ export function TokenDetails({ view }: { view: TokenRequestView }) {
           <p className="font-mono text-token font-bold text-ink" data-testid="token-value">
             {view.token}
           </p>
-          <CopyButton text={view.token} label="Copy token" />
+          <CopyButton value={view.token} label="Copy token" />
           {view.expiresAt ? (
             <p className="text-ink-muted">
               Valid for 15 minutes from issue, until <strong className="text-ink">{formatTime(view.expiresAt)}</strong>.

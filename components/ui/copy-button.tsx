@@ -1,25 +1,64 @@
 "use client";
 
 import { Check, Copy } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Button } from "./button";
 
-/** Copies a text to the clipboard and says so for two seconds (in words, not only an icon). */
-export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
-  const [hasCopied, setHasCopied] = useState(false);
+type CopyOutcome = "copied" | "failed" | null;
+
+/**
+ * Copies a value (a token, a temporary password) and says what happened, on the button and to
+ * screen readers. The Clipboard API needs a secure context, and a branch PC reaching the desk over
+ * plain http on the bank's LAN has none: there the older selection copy does the work. When both
+ * fail the button says so, so nobody walks away believing a token was copied that was not.
+ */
+export function CopyButton({ value, label = "Copy", size }: { value: string; label?: string; size?: "sm" }) {
+  const [outcome, setOutcome] = useState<CopyOutcome>(null);
+  useEffect(() => {
+    if (outcome === null) return;
+    const timer = setTimeout(() => setOutcome(null), 2500);
+    return () => clearTimeout(timer);
+  }, [outcome]);
+
   async function copy() {
-    try {
-      await navigator.clipboard.writeText(text);
-      setHasCopied(true);
-      setTimeout(() => setHasCopied(false), 2_000);
-    } catch {
-      // Clipboard refused (insecure context or permission): the text stays visible to copy by hand.
-    }
+    setOutcome((await writeToClipboard(value)) ? "copied" : "failed");
   }
+
+  const iconSize = size === "sm" ? "size-4" : "size-5";
   return (
-    <Button type="button" variant="secondary" onClick={copy} aria-live="polite">
-      {hasCopied ? <Check aria-hidden className="size-5" /> : <Copy aria-hidden className="size-5" />}
-      {hasCopied ? "Copied" : label}
-    </Button>
+    <>
+      <Button type="button" variant="secondary" size={size} onClick={copy} className="no-print">
+        {outcome === "copied" ? <Check aria-hidden className={`${iconSize} text-success-600`} /> : <Copy aria-hidden className={iconSize} />}
+        {outcome === "copied" ? "Copied" : outcome === "failed" ? "Could not copy" : label}
+      </Button>
+      <span role="status" className="sr-only">
+        {outcome === "copied" ? "Copied to the clipboard." : outcome === "failed" ? "Could not copy: select it and copy it by hand." : ""}
+      </span>
+    </>
   );
+}
+
+async function writeToClipboard(value: string): Promise<boolean> {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(value);
+      return true;
+    }
+  } catch {
+    // Refused (permission, focus): the selection copy below may still work.
+  }
+  const field = document.createElement("textarea");
+  field.value = value;
+  field.setAttribute("readonly", "");
+  field.style.position = "fixed";
+  field.style.opacity = "0";
+  document.body.appendChild(field);
+  field.select();
+  try {
+    return document.execCommand("copy");
+  } catch {
+    return false;
+  } finally {
+    field.remove();
+  }
 }
