@@ -1,3 +1,5 @@
+import type { TokenKind } from "@/lib/domain/token-kinds";
+import { tokenStateLabels, type TokenState } from "@/lib/domain/token-states";
 import { TOKEN_LIFETIME_MS } from "./lifetime";
 
 /**
@@ -16,17 +18,10 @@ import { TOKEN_LIFETIME_MS } from "./lifetime";
  * "already used", which wins: the customer started in time and the result may still come.
  */
 
-export const tokenStates = [
-  "waiting",
-  "in_progress",
-  "successful",
-  "failed",
-  "expired",
-  "invalid",
-  "outcome_unknown",
-] as const;
-
-export type TokenStateName = (typeof tokenStates)[number];
+// The states and their words are the shared vocabulary (lib/domain), under the names this module
+// has always exported.
+export { TOKEN_STATES as tokenStates, tokenStateLabels } from "@/lib/domain/token-states";
+export type TokenStateName = TokenState;
 
 /** States after which nothing changes any more (once the watcher has closed the token). */
 export const finalTokenStates: ReadonlySet<TokenStateName> = new Set([
@@ -271,22 +266,12 @@ function latest(current: Date | null | undefined, candidate: Date): Date {
   return current && current.getTime() >= candidate.getTime() ? current : candidate;
 }
 
-/** Words and tone of each state, shared by every screen that shows one. */
-export const tokenStateLabels: Record<TokenStateName, string> = {
-  waiting: "Waiting for customer",
-  in_progress: "Verification in progress",
-  successful: "Successful",
-  failed: "Failed",
-  expired: "Expired",
-  invalid: "Invalid",
-  outcome_unknown: "Outcome unknown",
-};
 
 /**
  * The state's words for a token of this kind: a fingerprint token is waiting for the customer who
  * is already at the counter, so it says what to do instead of "Waiting for customer".
  */
-export function tokenStateLabelFor(state: TokenStateName, kind: "fingerprint" | "remote" | undefined): string {
+export function tokenStateLabelFor(state: TokenStateName, kind: TokenKind | undefined): string {
   if (state === "waiting" && kind === "fingerprint") return fingerprintWaitingLabel;
   return tokenStateLabels[state];
 }
