@@ -3,7 +3,7 @@ import { expect, SECOND_ADMIN, test, uniqueSuffix } from "@/e2e/support/auth";
 import { findLayoutDefects } from "./support/layout-checks";
 
 /**
- * Issue 21, the counter's friction 3: a grant of customer data waits for a second administrator
+ * A grant of customer data waits for a second administrator
  * (ADR 0020), and that administrator used to learn it only by opening the staff page. Now their
  * home says how many wait for *them* and links to the list, the menu's Staff entry carries the
  * count (and the folded Menu button too, on a tablet or phone), and the Add staff page tells the

@@ -10,7 +10,7 @@ import { callAction, captureNextAction, readActionResult } from "./support/serve
 import { expect, test } from "./support/session";
 import { attestConsent, choosePurpose } from "./support/token-forms";
 
-/** Issue 14: consent recorded; retention with erasure; the customer's own records. */
+/** Consent recorded; retention with erasure; the customer's own records. */
 
 const consentLabel = "I read this to the customer and they agreed to the check.";
 const erasedPattern = /erased on \d{1,2} [A-Z][a-z]{2} \d{4} under the retention policy/;

@@ -4,7 +4,7 @@ import { callAction, captureNextAction, readActionResult } from "./support/serve
 import { expect, test } from "./support/session";
 import { attestAndSubmit, chooseIdType, choosePurpose, fillContact, openRemoteForm } from "./support/token-forms";
 
-/** The bank's purpose policy (issue 14): offered in the forms, enforced on the server. */
+/** The bank's purpose policy (ADR 0016): offered in the forms, enforced on the server. */
 
 test.describe("a teller", () => {
   test("is offered only the ID types the purpose allows, and a forged call is refused before the service", async ({ page }) => {

@@ -8,7 +8,7 @@ import { expect, test } from "./support/session";
 import { attestAndSubmit, fillContact, openRemoteForm } from "./support/token-forms";
 
 /**
- * Feedback where the teller is looking (issue 13): a form's error or warning is scrolled into
+ * Feedback where the teller is looking (ADR 0029): a form's error or warning is scrolled into
  * view and focused, carries a support code the server log knows, and the remote form can be
  * driven end to end from the keyboard alone.
  */

@@ -4,7 +4,7 @@ import { findLayoutDefects } from "./support/layout-checks";
 import { expect, test } from "./support/session";
 
 /**
- * Issue 21, friction 4 on the teller's home: a failed token's reason was written over its card on
+ * On the teller's home, a failed token's reason was written over its card on
  * a phone and squeezed the token code onto four lines (the reason sat in the card's narrow right
  * column). The reason now takes the card's width; the code stays on one line. At 1280, 768 and
  * 390 px, with a screenshot of the row and of the page kept.

@@ -6,7 +6,7 @@ import { callServerAction } from "@/e2e/support/action-calls";
 import { callsSince, markCalls, upstreamPaths } from "./support/sandbox";
 
 /**
- * Issue 12, the property suite: hostile values thrown straight at every server action and every
+ * The property suite: hostile values thrown straight at every server action and every
  * route handler of the access matrix, signed in as a role that may call it — very long strings,
  * control characters and NUL, look-alike digits, HTML and script, SQL fragments, wrong types,
  * missing and extra fields, forged enum values. Each answer must be a refusal the app chose

@@ -3,7 +3,7 @@ import { expect, test } from "./support/session";
 import { actOnScanner, issueFingerprintToken } from "@/e2e/support/live";
 
 /**
- * Issue 13, results you notice: a token of the teller's ends while they work on another page —
+ * Results you notice: a token of the teller's ends while they work on another page —
  * a notice appears there with a link to the token, the tab title counts the results waiting, and
  * the chime they turned on plays (it is off until they do, and stays as they left it).
  */

@@ -6,7 +6,7 @@ import { newCustomer } from "./support/customers";
 import { demoAccount } from "@/lib/staff/demo-accounts";
 
 /**
- * Issue 16: GET /api/metrics for Prometheus — only with the bearer token, the documented names,
+ * GET /api/metrics for Prometheus — only with the bearer token, the documented names,
  * and counters that move when a teller works (read before and after, so other specs' counts in
  * the same app do not matter). Nothing in it names a token or a customer.
  */

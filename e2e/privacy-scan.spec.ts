@@ -12,7 +12,7 @@ import { expect, test } from "./support/session";
 import { fillContact, openRemoteForm, submitAndOpenToken } from "./support/token-forms";
 
 /**
- * Issue 12, the secrets and personal-data scan: a customer's remote token is issued with their
+ * The secrets and personal-data scan: a customer's remote token is issued with their
  * full Ghana Card number, phone number and e-mail; then every page each role may open — its HTML,
  * the RSC payloads its links prefetch and every API answer it polls — the built browser bundle,
  * and the app server's log of the run so far must hold no key, no secret and no full ID or phone

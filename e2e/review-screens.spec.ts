@@ -10,7 +10,7 @@ import { findLayoutDefects } from "./support/layout-checks";
 import { expect, test } from "./support/session";
 
 /**
- * Issue 21, the counter's friction 4, on 30 days of demo data: the review screens on a desk
+ * On 30 days of demo data: the review screens on a desk
  * monitor, a tablet and a phone (1280, 768, 390 px). Every review, end-of-day, figures, audit and
  * staff table either fits or scrolls sideways inside its frame with its first column kept and a
  * visible "scroll sideways" hint; nothing is cut off at 1280 (e2e/support/layout-checks.ts, the

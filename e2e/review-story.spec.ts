@@ -9,7 +9,7 @@ import { signOffRefusals } from "@/lib/review/sign-off";
 import { callAction, captureNextAction, readActionResult } from "./support/server-actions";
 
 /**
- * Review tells the whole story (issue 13), on the demo seed: failure reasons in the CSV, the list
+ * Review tells the whole story, on the demo seed: failure reasons in the CSV, the list
  * and the detail; history and audit in sentences with staff names and token links; the
  * end-of-day sheet adds up and is signed off on screen, in the audit trail and on paper; figures
  * per teller for a branch supervisor, by success rate, the chart out of the tab order.

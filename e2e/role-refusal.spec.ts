@@ -164,7 +164,7 @@ test.describe("the wrong role", () => {
 test.describe("branch scope", () => {
   /** Issues a token at Accra through the teller's own action; answers its token request id. */
   async function issueTokenAtAccra(tellerOfAccra: APIRequestContext): Promise<string> {
-    // The consent wording in force, as the form shows it (issue 14): another spec may have published a new one.
+    // The consent wording in force, as the form shows it: another spec may have published a new one.
     const form = await (await tellerOfAccra.get("/tokens/new/fingerprint")).text();
     const consentWordingVersion = Number(/wording version (?:<!-- -->)?(\d+)/.exec(form)?.[1]);
     const { result } = await callServerAction(

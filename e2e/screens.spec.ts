@@ -9,14 +9,14 @@ import { newCustomer } from "./support/customers";
 import { expect, test } from "./support/session";
 
 /**
- * Issue 13: every screen a role can open, at a desk monitor, a tablet at the counter and a phone
+ * Every screen a role can open, at a desk monitor, a tablet at the counter and a phone
  * (1280, 768, 390 px), light and dark: nothing is wider than the window (a teller on a tablet never
  * scrolls sideways to find the Issue button or a token's state), the main menu is reachable, and
  * axe finds nothing serious or critical (at the desk and on the phone, in both schemes: the folded
  * menu is another page, and dark is another palette). A screenshot of each is kept with the run's
  * results, so a reviewer can look without a browser.
  *
- * Issue 21: and what a screenshot shows at once but a width check misses (e2e/support/layout-
+ * And what a screenshot shows at once but a width check misses (e2e/support/layout-
  * checks.ts), at each width: no table column cut off without a "scroll sideways" hint, no text
  * written over other text, no token code broken over lines, no date in a second format. The
  * review screens with 30 days of data get the same checks in e2e/review-screens.spec.ts.

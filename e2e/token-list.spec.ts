@@ -4,7 +4,7 @@ import { newCustomer } from "./support/customers";
 import { expect, test } from "./support/session";
 
 /**
- * Issue 13, one token list: /tokens is the home page's live list with a search and state filters
+ * One token list: /tokens is the home page's live list with a search and state filters
  * — real states (never "Issued" for a token that failed or expired), open tokens on top, the
  * customer found by the token, the reference or the last digits of the ID, a whole row opening
  * its token.

@@ -3,7 +3,7 @@ import path from "node:path";
 import { e2eMetricsToken } from "../support/metrics-token";
 
 /**
- * The multi-instance run (issue 16): two `next start` instances of the built app on one real
+ * The multi-instance run (ADR 0024): two `next start` instances of the built app on one real
  * PostgreSQL, behind Debian's nginx with TLS, sharing one sandbox. Instance A and nginx are
  * Playwright's web servers; instance B is started and stopped by the spec (SIGTERM, SIGKILL).
  * Everything here reads the values the configuration fixed in the environment, so the

@@ -11,7 +11,7 @@ import { listCalls, type SandboxCall } from "../support/sandbox";
 import { instanceEnv, nextServerGroups, nextServerPids, nginxAccessLog, nginxErrorLog, ownerDatabaseUrl, ports, UNWATCHED_POLL_MS, watcherPollsOf } from "./instances";
 
 /**
- * Issue 16, through nginx with TLS in front of two instances on one PostgreSQL: the desk works
+ * Through nginx with TLS in front of two instances on one PostgreSQL: the desk works
  * whichever instance answers; two watchers share the open tokens without ever asking about one
  * twice; an instance stopped with SIGTERM hands its tokens back at once and no request fails; one
  * killed with SIGKILL loses no token (the other takes its tokens when the leases run out).

@@ -9,7 +9,7 @@ import { chromiumLaunchOptions } from "../support/chromium";
 import { instanceEnv, nginxAccessLog, nginxErrorLog, ports, publicUrl, sandboxUrl } from "./instances";
 
 /**
- * The multi-instance end-to-end run (issue 16): `npx playwright test -c e2e/multi-instance`.
+ * The multi-instance end-to-end run: `npx playwright test -c e2e/multi-instance`.
  * A database of its own on the PostgreSQL of TEST_DATABASE_URL (scripts/ci-postgres.sh), the
  * sandbox, instance A, and nginx in front (rendered from deploy/nginx with a self-signed
  * certificate); the spec starts instance B itself. Prepared once, in the main process: the

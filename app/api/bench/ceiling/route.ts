@@ -5,7 +5,7 @@ export const dynamic = "force-dynamic";
 const CEILING_BODY = JSON.stringify({ ok: true, serverNow: "2026-01-01T00:00:00.000Z", tokens: [] });
 
 /**
- * GET /api/bench/ceiling: the framework's ceiling for `npm run bench:http` (issue 15) — a route
+ * GET /api/bench/ceiling: the framework's ceiling for `npm run bench:http` — a route
  * handler answering constant JSON with no session, no database. Answers 404 unless the
  * bench-only setting BENCH_CEILING_ROUTE is on, which production refuses at boot (lib/env.ts).
  */

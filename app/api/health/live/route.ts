@@ -1,7 +1,7 @@
 export const dynamic = "force-dynamic";
 
 /**
- * GET /api/health/live: the process is up and answering (issue 16). No session, no database:
+ * GET /api/health/live: the process is up and answering (ADR 0024). No session, no database:
  * a balancer or orchestrator restarts an instance only when this fails; whether to send it work
  * is /api/health/ready's question.
  */
