@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { formatDay } from "@/lib/bank-time";
-import { tokenStates } from "@/lib/tokens/state";
+import { ID_TYPES, idTypeLabels } from "@/lib/domain/id-types";
+import { TOKEN_STATES as tokenStates, tokenStateLabels } from "@/lib/domain/token-states";
 import { isoDaySchema, maxPageNumber, queryTextSchema, uuidSchema } from "@/lib/validation/query-values";
 
 /**
@@ -16,16 +17,7 @@ import { isoDaySchema, maxPageNumber, queryTextSchema, uuidSchema } from "@/lib/
 export const reviewStates = [...tokenStates, "not_issued"] as const;
 export type ReviewState = (typeof reviewStates)[number];
 
-export const reviewStateLabels: Record<ReviewState, string> = {
-  waiting: "Waiting for customer",
-  in_progress: "Verification in progress",
-  successful: "Successful",
-  failed: "Failed",
-  expired: "Expired",
-  invalid: "Invalid",
-  outcome_unknown: "Outcome unknown",
-  not_issued: "Not issued",
-};
+export const reviewStateLabels: Record<ReviewState, string> = { ...tokenStateLabels, not_issued: "Not issued" };
 
 export const reviewKinds = ["fingerprint", "remote"] as const;
 export const reviewKindLabels: Record<(typeof reviewKinds)[number], string> = {
@@ -33,13 +25,8 @@ export const reviewKindLabels: Record<(typeof reviewKinds)[number], string> = {
   remote: "Remote",
 };
 
-export const reviewIdTypes = ["GHANA_CARD", "VOTER", "PASSPORT", "DRIVER_LICENCE"] as const;
-export const reviewIdTypeLabels: Record<(typeof reviewIdTypes)[number], string> = {
-  GHANA_CARD: "Ghana Card",
-  VOTER: "Voter ID",
-  PASSPORT: "Passport",
-  DRIVER_LICENCE: "Driver licence",
-};
+export const reviewIdTypes = ID_TYPES;
+export const reviewIdTypeLabels = idTypeLabels;
 
 /**
  * The orders the database can give quickly over hundreds of thousands of rows (each has an index

@@ -6,15 +6,10 @@
  * renames them to the service's.
  */
 
-export const ID_TYPES = ["GHANA_CARD", "VOTER", "PASSPORT", "DRIVER_LICENCE"] as const;
-export type IdType = (typeof ID_TYPES)[number];
+// The ID types and their words are the shared vocabulary (lib/domain), under the names the forms use.
+import type { IdType } from "@/lib/domain/id-types";
 
-export const idTypeLabels: Record<IdType, string> = {
-  GHANA_CARD: "Ghana Card",
-  VOTER: "Voter ID",
-  PASSPORT: "Passport",
-  DRIVER_LICENCE: "Driver licence",
-};
+export { ID_TYPES, idTypeLabels, type IdType } from "@/lib/domain/id-types";
 
 export const idTypeMessage = "Choose the type of the customer's ID.";
 
