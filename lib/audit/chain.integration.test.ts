@@ -1,14 +1,11 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { asc, eq, inArray, sql } from "drizzle-orm";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db/client";
 import type { OpenedDatabase } from "@/lib/db/types";
 import { auditEvents } from "@/lib/db/schema";
-import { dropScratchDatabase, scratchPostgresSettings, withDatabase } from "@/test/kit/database";
+import { forEachDatabase, makeScratchDatabase, openScratchDatabase, withScratchDirectory, type ScratchDatabase, type ScratchDriver } from "@/test/kit/database";
 import { GENESIS_HASH, verifyAuditChain } from "./chain";
 import { recordAuditEvent } from "./index";
 
@@ -19,54 +16,6 @@ import { recordAuditEvent } from "./index";
  * to change the trail by any means: UPDATE, DELETE, TRUNCATE, ALTER TABLE, DISABLE TRIGGER, or
  * replacing the chain's function.
  */
-
-type Tamperer = {
-  /** Runs SQL as the table's owner (the DBA), with the append-only trigger set aside. */
-  asOwner(statements: string[]): Promise<void>;
-};
-
-type Scratch = { opened: OpenedDatabase; tamperer: Tamperer; destroy(): Promise<void> };
-
-async function scratchPglite(): Promise<Scratch> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-chain-"));
-  const opened = await openDatabase({ pgliteDataDir: path.join(dir, "pglite"), label: "chain test" });
-  return {
-    opened,
-    // PGlite has one user, the owner: the same connection is the DBA.
-    tamperer: {
-      asOwner: async (statements) => {
-        for (const statement of statements) await opened.db.execute(sql.raw(statement));
-      },
-    },
-    destroy: async () => {
-      await opened.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function scratchPostgres(baseUrl: string): Promise<Scratch> {
-  const name = `veridesk_chain_${process.pid}_${Date.now()}`;
-  const admin = async (text: string, url = baseUrl) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const opened = await openDatabase({ ...scratchPostgresSettings(baseUrl, name), pgliteDataDir: "unused", label: "chain test" });
-  return {
-    opened,
-    tamperer: { asOwner: (statements) => admin(statements.join(";\n"), withDatabase(baseUrl, name)) },
-    destroy: async () => {
-      await opened.close();
-      await dropScratchDatabase(baseUrl, name);
-    },
-  };
-}
 
 const tamper = (statement: string) => [
   "ALTER TABLE audit_events DISABLE TRIGGER audit_events_append_only",
@@ -84,98 +33,93 @@ async function refusal(action: Promise<unknown>): Promise<string> {
   return messages.join("\n");
 }
 
-function defineChainTests(label: string, createScratch: () => Promise<Scratch>) {
-  describe(`audit hash chain on ${label}`, () => {
-    let scratch: Scratch;
-    beforeAll(async () => {
-      scratch = await createScratch();
-    });
-    afterAll(async () => {
-      await scratch?.destroy();
-    });
+function defineChainTests(driver: ScratchDriver) {
+  let scratch: ScratchDatabase;
+  beforeAll(async () => {
+    scratch = await openScratchDatabase({ driver, name: "chain" });
+  });
+  afterAll(async () => {
+    await scratch?.destroy();
+  });
 
-    it("chains 50 parallel transactions one after another, whatever an INSERT claims", async () => {
-      const { db } = scratch.opened;
-      await Promise.all(
-        Array.from({ length: 50 }, (_, index) =>
-          db.transaction(async (tx) => {
-            await recordAuditEvent(tx, { action: "test.parallel", actor: null, actorLabel: `writer ${index}`, details: { index, text: "é ü ✓ \"quoted\";" } });
-            await recordAuditEvent(tx, { action: "test.parallel_second", actor: null, actorLabel: `writer ${index}`, details: { index } });
-          }),
-        ),
-      );
-      // A writer that tries to set the chain itself is overruled by the trigger.
-      await db.insert(auditEvents).values({ action: "test.forged", chainSeq: 1, prevHash: GENESIS_HASH, hash: "f".repeat(64) });
+  it("chains 50 parallel transactions one after another, whatever an INSERT claims", async () => {
+    const { db } = scratch.opened;
+    await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        db.transaction(async (tx) => {
+          await recordAuditEvent(tx, { action: "test.parallel", actor: null, actorLabel: `writer ${index}`, details: { index, text: "é ü ✓ \"quoted\";" } });
+          await recordAuditEvent(tx, { action: "test.parallel_second", actor: null, actorLabel: `writer ${index}`, details: { index } });
+        }),
+      ),
+    );
+    // A writer that tries to set the chain itself is overruled by the trigger.
+    await db.insert(auditEvents).values({ action: "test.forged", chainSeq: 1, prevHash: GENESIS_HASH, hash: "f".repeat(64) });
 
-      const rows = await db.select({ seq: auditEvents.chainSeq, prev: auditEvents.prevHash, hash: auditEvents.hash }).from(auditEvents).orderBy(asc(auditEvents.chainSeq));
-      expect(rows.map((row) => row.seq)).toEqual(Array.from({ length: rows.length }, (_, index) => index + 1));
-      expect(new Set(rows.map((row) => row.prev)).size).toBe(rows.length);
-      const report = await verifyAuditChain(db);
-      expect(report.firstBreak).toBeNull();
-      expect(report.eventCount).toBe(rows.length);
-      expect(report.eventCount).toBeGreaterThanOrEqual(101);
-      expect(report.headHash).toBe(rows.at(-1)!.hash);
-      expect(report.headHash).not.toBe("f".repeat(64));
-    });
+    const rows = await db.select({ seq: auditEvents.chainSeq, prev: auditEvents.prevHash, hash: auditEvents.hash }).from(auditEvents).orderBy(asc(auditEvents.chainSeq));
+    expect(rows.map((row) => row.seq)).toEqual(Array.from({ length: rows.length }, (_, index) => index + 1));
+    expect(new Set(rows.map((row) => row.prev)).size).toBe(rows.length);
+    const report = await verifyAuditChain(db);
+    expect(report.firstBreak).toBeNull();
+    expect(report.eventCount).toBe(rows.length);
+    expect(report.eventCount).toBeGreaterThanOrEqual(101);
+    expect(report.headHash).toBe(rows.at(-1)!.hash);
+    expect(report.headHash).not.toBe("f".repeat(64));
+  });
 
-    it("dates every event itself: an INSERT claiming 2020 (or 2099) is dated by the database's clock, in chain order", async () => {
-      const { db } = scratch.opened;
-      const { rows } = (await db.execute(sql`SELECT clock_timestamp() AS before`)) as unknown as { rows: { before: string | Date }[] };
-      const before = rows[0]!.before;
-      await db.insert(auditEvents).values({ action: "test.backdated", at: new Date("2020-01-01T09:00:00Z") });
-      await db.execute(sql`INSERT INTO audit_events (action, at) VALUES ('test.future_dated', '2099-12-31T09:00:00Z')`);
-      const dated = await db.select().from(auditEvents).where(inArray(auditEvents.action, ["test.backdated", "test.future_dated"])).orderBy(asc(auditEvents.chainSeq));
-      expect(dated).toHaveLength(2);
-      for (const event of dated) {
-        expect(event.at.getTime()).toBeGreaterThanOrEqual(new Date(before).getTime());
-        expect(event.at.getTime()).toBeLessThan(Date.now() + 60_000);
-      }
-      const all = await db.select({ at: auditEvents.at }).from(auditEvents).orderBy(asc(auditEvents.chainSeq));
-      const times = all.map((row) => row.at.getTime());
-      expect(times).toEqual([...times].sort((a, b) => a - b));
-      expect((await verifyAuditChain(db)).firstBreak).toBeNull();
-    });
+  it("dates every event itself: an INSERT claiming 2020 (or 2099) is dated by the database's clock, in chain order", async () => {
+    const { db } = scratch.opened;
+    const { rows } = (await db.execute(sql`SELECT clock_timestamp() AS before`)) as unknown as { rows: { before: string | Date }[] };
+    const before = rows[0]!.before;
+    await db.insert(auditEvents).values({ action: "test.backdated", at: new Date("2020-01-01T09:00:00Z") });
+    await db.execute(sql`INSERT INTO audit_events (action, at) VALUES ('test.future_dated', '2099-12-31T09:00:00Z')`);
+    const dated = await db.select().from(auditEvents).where(inArray(auditEvents.action, ["test.backdated", "test.future_dated"])).orderBy(asc(auditEvents.chainSeq));
+    expect(dated).toHaveLength(2);
+    for (const event of dated) {
+      expect(event.at.getTime()).toBeGreaterThanOrEqual(new Date(before).getTime());
+      expect(event.at.getTime()).toBeLessThan(Date.now() + 60_000);
+    }
+    const all = await db.select({ at: auditEvents.at }).from(auditEvents).orderBy(asc(auditEvents.chainSeq));
+    const times = all.map((row) => row.at.getTime());
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect((await verifyAuditChain(db)).firstBreak).toBeNull();
+  });
 
-    it("records an event quoting hostile input (\\0 included) and keeps the chain whole", async () => {
-      const { db } = scratch.opened;
-      await recordAuditEvent(db, { action: "test.hostile", actor: null, actorLabel: "a\u0000b", details: { typed: "x\u0000y", ["k\u0000"]: ["\u0000"] } });
-      const [event] = await db.select().from(auditEvents).where(eq(auditEvents.action, "test.hostile"));
-      expect(event).toMatchObject({ actorLabel: "a\uFFFDb", details: { typed: "x\uFFFDy", ["k\uFFFD"]: ["\uFFFD"] } });
-      expect((await verifyAuditChain(db)).firstBreak).toBeNull();
-    });
+  it("records an event quoting hostile input (\\0 included) and keeps the chain whole", async () => {
+    const { db } = scratch.opened;
+    await recordAuditEvent(db, { action: "test.hostile", actor: null, actorLabel: "a\u0000b", details: { typed: "x\u0000y", ["k\u0000"]: ["\u0000"] } });
+    const [event] = await db.select().from(auditEvents).where(eq(auditEvents.action, "test.hostile"));
+    expect(event).toMatchObject({ actorLabel: "a\uFFFDb", details: { typed: "x\uFFFDy", ["k\uFFFD"]: ["\uFFFD"] } });
+    expect((await verifyAuditChain(db)).firstBreak).toBeNull();
+  });
 
-    it("finds an edited event, and a deleted one", async () => {
-      const { db } = scratch.opened;
-      const [victim] = await db.select().from(auditEvents).where(eq(auditEvents.chainSeq, 10));
-      await scratch.tamperer.asOwner(tamper(`UPDATE audit_events SET details = '{"index": 999}' WHERE id = ${victim!.id}`));
-      const edited = await verifyAuditChain(db);
-      expect(edited.firstBreak).toMatchObject({ id: String(victim!.id), chainSeq: "10", reason: "hash_mismatch" });
+  it("finds an edited event, and a deleted one", async () => {
+    const { db } = scratch.opened;
+    const [victim] = await db.select().from(auditEvents).where(eq(auditEvents.chainSeq, 10));
+    await scratch.asOwner(tamper(`UPDATE audit_events SET details = '{"index": 999}' WHERE id = ${victim!.id}`));
+    const edited = await verifyAuditChain(db);
+    expect(edited.firstBreak).toMatchObject({ id: String(victim!.id), chainSeq: "10", reason: "hash_mismatch" });
 
-      // The tamperer puts it back, then removes an event further on instead.
-      await scratch.tamperer.asOwner(tamper(`UPDATE audit_events SET details = '${JSON.stringify(victim!.details)}' WHERE id = ${victim!.id}`));
-      expect((await verifyAuditChain(db)).firstBreak).toBeNull();
-      const [removed] = await db.select().from(auditEvents).where(eq(auditEvents.chainSeq, 20));
-      await scratch.tamperer.asOwner(tamper(`DELETE FROM audit_events WHERE id = ${removed!.id}`));
-      const deleted = await verifyAuditChain(db);
-      expect(deleted.firstBreak).toMatchObject({ chainSeq: "21", reason: "sequence_gap" });
+    // The tamperer puts it back, then removes an event further on instead.
+    await scratch.asOwner(tamper(`UPDATE audit_events SET details = '${JSON.stringify(victim!.details)}' WHERE id = ${victim!.id}`));
+    expect((await verifyAuditChain(db)).firstBreak).toBeNull();
+    const [removed] = await db.select().from(auditEvents).where(eq(auditEvents.chainSeq, 20));
+    await scratch.asOwner(tamper(`DELETE FROM audit_events WHERE id = ${removed!.id}`));
+    const deleted = await verifyAuditChain(db);
+    expect(deleted.firstBreak).toMatchObject({ chainSeq: "21", reason: "sequence_gap" });
 
-      // Renumbering to hide the gap still breaks the chain: event 21 pointed at the removed one.
-      await scratch.tamperer.asOwner(tamper(`UPDATE audit_events SET chain_seq = 20 WHERE chain_seq = 21`));
-      expect((await verifyAuditChain(db)).firstBreak).toMatchObject({ chainSeq: "20", reason: "prev_hash_mismatch" });
-    });
+    // Renumbering to hide the gap still breaks the chain: event 21 pointed at the removed one.
+    await scratch.asOwner(tamper(`UPDATE audit_events SET chain_seq = 20 WHERE chain_seq = 21`));
+    expect((await verifyAuditChain(db)).firstBreak).toMatchObject({ chainSeq: "20", reason: "prev_hash_mismatch" });
   });
 }
 
-defineChainTests("PGlite", scratchPglite);
+forEachDatabase("audit hash chain", defineChainTests);
 
-const testDatabaseUrl = process.env.TEST_DATABASE_URL;
-if (testDatabaseUrl) {
-  defineChainTests("PostgreSQL", () => scratchPostgres(testDatabaseUrl));
-
+if (process.env.TEST_DATABASE_URL) {
   describe.runIf(process.env.TEST_APP_DATABASE_URL)("the app's PostgreSQL role (owner/app split)", () => {
-    let scratch: Scratch;
+    let scratch: ScratchDatabase;
     beforeAll(async () => {
-      scratch = await scratchPostgres(testDatabaseUrl);
+      scratch = await openScratchDatabase({ driver: "postgres", name: "chain_roles" });
       await recordAuditEvent(scratch.opened.db, { action: "test.kept", actor: null, details: {} });
     });
     afterAll(async () => {
@@ -234,10 +178,10 @@ describe("npm run audit:verify", () => {
     });
 
   it("prints the head hash of an intact trail, and exits 1 naming the first broken event", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-verify-"));
-    const dataDir = path.join(dir, "pglite");
+    const scratch = await makeScratchDatabase({ driver: "pglite", name: "verify" });
+    const { pgliteDataDir: dataDir } = scratch.connection as { pgliteDataDir: string };
     try {
-      let opened = await openDatabase({ pgliteDataDir: dataDir, label: "verify test" });
+      let opened = await scratch.open("verify test");
       for (const action of ["test.one", "test.two", "test.three"]) await recordAuditEvent(opened.db, { action, actor: null });
       const [head] = await opened.db.select({ hash: auditEvents.hash }).from(auditEvents).where(eq(auditEvents.action, "test.three"));
       const [second] = await opened.db.select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.action, "test.two"));
@@ -247,7 +191,7 @@ describe("npm run audit:verify", () => {
       expect(intact.status, intact.stderr).toBe(0);
       expect(intact.stdout).toContain(`Chain intact. Head: chain_seq 3, hash ${head!.hash}`);
 
-      opened = await openDatabase({ pgliteDataDir: dataDir, label: "verify test" });
+      opened = await scratch.open("verify test");
       for (const statement of tamper(`UPDATE audit_events SET actor_label = 'someone else' WHERE id = ${second!.id}`)) {
         await opened.db.execute(sql.raw(statement));
       }
@@ -257,7 +201,7 @@ describe("npm run audit:verify", () => {
       expect(broken.status).toBe(1);
       expect(broken.stderr).toContain(`BROKEN at event ${second!.id} (chain_seq 2)`);
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      await scratch.destroy();
     }
   });
 });
@@ -276,8 +220,7 @@ function migrationsBefore(dir: string, suffix: string): string {
 
 describe("the migration that has the database date every event", () => {
   it("leaves the events recorded before it as they were: their times kept, the chain intact", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-chain-at-"));
-    try {
+    await withScratchDirectory("chain-at", async (dir) => {
       const before = migrationsBefore(dir, "_audit-at-set-by-database");
       const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
         import("@electric-sql/pglite"),
@@ -300,16 +243,13 @@ describe("the migration that has the database date every event", () => {
       } finally {
         await client.close();
       }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe("the migration that starts the chain", () => {
   it("chains the events recorded before it, in id order", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-chain-migration-"));
-    try {
+    await withScratchDirectory("chain-migration", async (dir) => {
       // The migrations folder as it was before the chain: the journal cut before `audit-hash-chain`.
       const before = migrationsBefore(dir, "_audit-hash-chain");
 
@@ -339,8 +279,6 @@ describe("the migration that starts the chain", () => {
       } finally {
         await client.close();
       }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import pg from "pg";
 import { describe } from "vitest";
 import { openDatabase } from "@/lib/db/client";
@@ -25,6 +25,11 @@ export type ScratchDatabase = {
   label: string;
   /** How another process (an app server started by a benchmark) reaches the same database. */
   connection: { pgliteDataDir: string } | { databaseUrl: string };
+  /**
+   * Runs SQL as the tables' owner (the DBA), not the app's role: on PostgreSQL a connection of its
+   * own as TEST_DATABASE_URL's user, on PGlite (one user, the owner) the test's own connection.
+   */
+  asOwner(statements: string[]): Promise<void>;
   destroy(): Promise<void>;
 };
 
@@ -37,9 +42,51 @@ export const DRIVER_LABELS: Record<ScratchDriver, string> = { pglite: "PGlite", 
  */
 export async function openScratchDatabase(options: { driver: ScratchDriver; name: string; baseUrl?: string }): Promise<ScratchDatabase> {
   if (options.driver === "pglite") return createScratchPglite(`veridesk-${options.name}-`);
-  const baseUrl = options.baseUrl ?? process.env.TEST_DATABASE_URL;
-  if (!baseUrl) throw new Error("openScratchDatabase: the postgres driver needs TEST_DATABASE_URL");
-  return createScratchPostgres(baseUrl, `veridesk_${options.name.replace(/[^a-z0-9_]/gi, "_")}`);
+  return createScratchPostgres(postgresBaseUrl(options.baseUrl), `veridesk_${options.name.replace(/[^a-z0-9_]/gi, "_")}`);
+}
+
+function postgresBaseUrl(baseUrl: string | undefined): string {
+  const url = baseUrl ?? process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error("the postgres scratch driver needs TEST_DATABASE_URL");
+  return url;
+}
+
+/**
+ * A scratch database nobody has opened yet, for tests of what opening does (migrations, a second
+ * start, a backfill at start): `open()` opens and migrates it like a process starting, as often as
+ * the test likes; the test closes what it opened, then calls `destroy()`.
+ */
+export type UnopenedScratchDatabase = {
+  driver: ScratchDriver;
+  label: string;
+  connection: ScratchDatabase["connection"];
+  open(label?: string): Promise<OpenedDatabase>;
+  destroy(): Promise<void>;
+};
+
+export async function makeScratchDatabase(options: { driver: ScratchDriver; name: string; baseUrl?: string }): Promise<UnopenedScratchDatabase> {
+  if (options.driver === "pglite") {
+    const tempDir = scratchDirectory(options.name);
+    const pgliteDataDir = path.join(tempDir, "pglite");
+    return {
+      driver: "pglite",
+      label: DRIVER_LABELS.pglite,
+      connection: { pgliteDataDir },
+      open: (label = "scratch database") => openDatabase({ pgliteDataDir, label }),
+      destroy: async () => fs.rmSync(tempDir, { recursive: true, force: true }),
+    };
+  }
+  const baseUrl = postgresBaseUrl(options.baseUrl);
+  const name = `veridesk_${options.name.replace(/[^a-z0-9_]/gi, "_")}_${process.pid}_${Date.now()}`;
+  await runAsOwner(baseUrl, [`CREATE DATABASE "${name}"`]);
+  const settings = scratchPostgresSettings(baseUrl, name);
+  return {
+    driver: "postgres",
+    label: DRIVER_LABELS.postgres,
+    connection: { databaseUrl: settings.databaseUrl },
+    open: (label = "scratch database") => openDatabase({ ...settings, pgliteDataDir: "unused", label }),
+    destroy: () => dropScratchDatabase(baseUrl, name),
+  };
 }
 
 /** The drivers a test file runs against: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
@@ -58,9 +105,19 @@ export function forEachDatabase(name: string, define: (driver: ScratchDriver, la
   }
 }
 
-/** A fresh directory under the OS temp dir; the caller removes it. */
+/** A fresh directory under the OS temp dir; the caller removes it (or use `withScratchDirectory`). */
 export function scratchDirectory(name: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `veridesk-${name}-`));
+}
+
+/** Runs `run` with a fresh directory under the OS temp dir, and removes the directory after, pass or fail. */
+export async function withScratchDirectory<T>(name: string, run: (directory: string) => Promise<T>): Promise<T> {
+  const directory = scratchDirectory(name);
+  try {
+    return await run(directory);
+  } finally {
+    fs.rmSync(directory, { recursive: true, force: true });
+  }
 }
 
 export async function createScratchPglite(prefix = "veridesk-review-"): Promise<ScratchDatabase> {
@@ -73,6 +130,10 @@ export async function createScratchPglite(prefix = "veridesk-review-"): Promise<
     driver: "pglite",
     label: DRIVER_LABELS.pglite,
     connection: { pgliteDataDir },
+    // PGlite has one user, the owner: the test's own connection is the DBA.
+    asOwner: async (statements) => {
+      for (const statement of statements) await opened.db.execute(sql.raw(statement));
+    },
     destroy: async () => {
       await opened.close();
       fs.rmSync(tempDir, { recursive: true, force: true });
@@ -82,16 +143,7 @@ export async function createScratchPglite(prefix = "veridesk-review-"): Promise<
 
 export async function createScratchPostgres(baseUrl: string, prefix = "veridesk_review"): Promise<ScratchDatabase> {
   const name = `${prefix}_${process.pid}_${Date.now()}`;
-  const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: baseUrl });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
+  await runAsOwner(baseUrl, [`CREATE DATABASE "${name}"`]);
   const opened = await openDatabase({ ...scratchPostgresSettings(baseUrl, name), pgliteDataDir: "unused", label: "scratch database" });
   return {
     opened,
@@ -99,11 +151,23 @@ export async function createScratchPostgres(baseUrl: string, prefix = "veridesk_
     driver: "postgres",
     label: DRIVER_LABELS.postgres,
     connection: { databaseUrl: scratchPostgresSettings(baseUrl, name).databaseUrl },
+    asOwner: (statements) => runAsOwner(withDatabase(baseUrl, name), statements),
     destroy: async () => {
       await opened.close();
       await dropScratchDatabase(baseUrl, name);
     },
   };
+}
+
+/** Sends `statements` (as one query: one implicit transaction) on a connection of its own to `url`. */
+async function runAsOwner(url: string, statements: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statements.join(";\n"));
+  } finally {
+    await client.end();
+  }
 }
 
 /** A fresh key pair, as a local run would generate it. */
