@@ -1,12 +1,9 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { asc, desc, eq, sql } from "drizzle-orm";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "./client";
 import type { OpenedDatabase } from "./types";
-import { dropScratchDatabase, scratchPostgresSettings } from "@/test/kit/database";
+import { forEachDatabase, makeScratchDatabase, type ScratchDriver, type UnopenedScratchDatabase } from "@/test/kit/database";
 import { auditEvents, branches } from "./schema";
 
 /**
@@ -24,39 +21,6 @@ const journalTags = (
   }
 ).entries.map((entry) => entry.tag);
 
-interface TestDatabase {
-  /** Opens the same database again (PGlite: the same directory; PostgreSQL: the same database). */
-  open(): Promise<OpenedDatabase>;
-  destroy(): Promise<void>;
-}
-
-function createPgliteTestDatabase(): TestDatabase {
-  const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-migrations-"));
-  return {
-    open: () => openDatabase({ pgliteDataDir: path.join(tempDir, "pglite"), label: "migrations test" }),
-    destroy: async () => fs.rmSync(tempDir, { recursive: true, force: true }),
-  };
-}
-
-/** A database of its own per run, next to TEST_DATABASE_URL's, so runs never see each other's rows. */
-async function createPostgresTestDatabase(baseUrl: string): Promise<TestDatabase> {
-  const name = `veridesk_test_run_${process.pid}_${Date.now()}`;
-  const runAdminQuery = async (text: string) => {
-    const admin = new pg.Client({ connectionString: baseUrl });
-    await admin.connect();
-    try {
-      await admin.query(text);
-    } finally {
-      await admin.end();
-    }
-  };
-  await runAdminQuery(`CREATE DATABASE "${name}"`);
-  return {
-    open: () => openDatabase({ ...scratchPostgresSettings(baseUrl, name), pgliteDataDir: "unused", label: "migrations test" }),
-    destroy: () => dropScratchDatabase(baseUrl, name),
-  };
-}
-
 /** The database's error, whichever driver: Drizzle wraps it as the cause of a "Failed query" error. */
 async function rejectionMessages(action: Promise<unknown>): Promise<string> {
   const error: unknown = await action.then(
@@ -68,12 +32,12 @@ async function rejectionMessages(action: Promise<unknown>): Promise<string> {
   return messages.join("\n");
 }
 
-function defineSharedDatabaseTests(createTestDatabase: () => Promise<TestDatabase>): void {
-  let testDatabase: TestDatabase;
+function defineSharedDatabaseTests(driver: ScratchDriver): void {
+  let testDatabase: UnopenedScratchDatabase;
   let opened: OpenedDatabase;
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase();
+    testDatabase = await makeScratchDatabase({ driver, name: "migrations" });
     opened = await testDatabase.open();
   }, SLOW);
 
@@ -192,9 +156,7 @@ function defineSharedDatabaseTests(createTestDatabase: () => Promise<TestDatabas
   });
 }
 
-describe("migrations and queries on PGlite", () => {
-  defineSharedDatabaseTests(async () => createPgliteTestDatabase());
-});
+forEachDatabase("migrations and queries", defineSharedDatabaseTests);
 
 if (!testDatabaseUrl) {
   // A skipped suite is easy to miss in a green run: say why, in the output itself.
@@ -203,12 +165,8 @@ if (!testDatabaseUrl) {
   );
 }
 
-describe.runIf(testDatabaseUrl)("migrations and queries on PostgreSQL (TEST_DATABASE_URL)", () => {
-  defineSharedDatabaseTests(() => createPostgresTestDatabase(testDatabaseUrl ?? ""));
-});
-
 describe.runIf(testDatabaseUrl)("two instances starting at once on one new PostgreSQL database", () => {
-  let testDatabase: TestDatabase | undefined;
+  let testDatabase: UnopenedScratchDatabase | undefined;
   const opened: OpenedDatabase[] = [];
 
   afterAll(async () => {
@@ -217,7 +175,7 @@ describe.runIf(testDatabaseUrl)("two instances starting at once on one new Postg
   });
 
   it("migrate once between them: one applies every migration, the other waits for its lock and finds none", async () => {
-    testDatabase = await createPostgresTestDatabase(testDatabaseUrl ?? "");
+    testDatabase = await makeScratchDatabase({ driver: "postgres", name: "migrations_race" });
     const database = testDatabase;
     opened.push(...(await Promise.all([database.open(), database.open(), database.open()])));
 
