@@ -25,7 +25,7 @@ import { createUpstreamClient, type UpstreamClient } from "@/lib/upstream";
 import { createScratchPglite } from "@/test/kit/database";
 import type { Database } from "@/lib/db/types";
 import { createDrizzleWatcherStore } from "@/lib/watcher/drizzle-store";
-import { getLiveToken } from "@/lib/live/token-view";
+import { getLiveToken } from "@/lib/live/token-detail";
 import { watcherSettingsFrom } from "@/lib/watcher/settings";
 import { seedIssuedTokens } from "@/test/kit/issued-tokens";
 import { recordViews } from "@/lib/watcher/viewers";

@@ -15,7 +15,7 @@ import { roleLabels } from "@/lib/domain/staff-roles";
 import { getDb } from "@/lib/db/client";
 import { countWaitingApprovals } from "@/lib/staff/role-approvals";
 import { liveViewSettings } from "@/lib/live/settings";
-import { listTodayTokens } from "@/lib/live/token-view";
+import { listTodayTokens } from "@/lib/live/today-list";
 
 export const metadata: Metadata = { title: "Home" };
 // The teller's home lists today's customers: rendered per request, never cached.

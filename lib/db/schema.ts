@@ -405,7 +405,7 @@ export const tokenRequests = pgTable(
      * The version of what a viewer sees of this row, kept by the database (ADR 0033): the trigger
      * `token_requests_shown_version` gives it the sequence's next value on insert and whenever an
      * update changes any column but the watcher's bookkeeping (`unshownTokenColumns` in
-     * lib/live/token-view.ts), and keeps it otherwise, whatever the writer says. The poll
+     * lib/db/shown-version.ts), and keeps it otherwise, whatever the writer says. The poll
      * routes compare it instead of hashing the row. The default numbers the rows that existed
      * when the column was added.
      */

@@ -6,7 +6,9 @@ import { namedReadsKey } from "@/lib/db/prepared";
 import { authUsers, branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { createScratchPglite, createScratchPostgres, type ScratchDatabase } from "@/test/kit/database";
 import { defaultFollowPolicy } from "@/lib/tokens/state";
-import { getLiveTokenIfChanged, listTodayTokensSince, type LiveViewer, type LiveViewSettings } from "./token-view";
+import { getLiveTokenIfChanged } from "./token-detail";
+import { listTodayTokensSince } from "./today-list";
+import type { LiveViewer, LiveViewSettings } from "./token-summary";
 import { pendingLimitMs } from "@/lib/tokens/token-facts";
 import { recordViews } from "@/lib/watcher/viewers";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { env } from "@/lib/env";
-import type { LiveViewSettings } from "./token-view";
+import type { LiveViewSettings } from "./token-summary";
 import { followPolicyFrom } from "@/lib/tokens/follow-policy";
 
 /** The read side's settings from this process's env (the same follow limit and cadence as the watcher's). */

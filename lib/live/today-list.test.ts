@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { todayListStart } from "./token-view";
+import { todayListStart } from "./today-list";
 
 describe("where today's token list starts", () => {
   it("is midnight (Ghana time = UTC) once the day is an hour old", () => {

@@ -9,7 +9,7 @@ import { requirePermission } from "@/lib/auth/pages";
 import { getDb } from "@/lib/db/client";
 import { stateFilters, type StateFilter } from "@/lib/live/token-list-view";
 import { liveViewSettings } from "@/lib/live/settings";
-import { listTodayTokens } from "@/lib/live/token-view";
+import { listTodayTokens } from "@/lib/live/today-list";
 
 export const metadata: Metadata = { title: "Tokens" };
 export const dynamic = "force-dynamic";

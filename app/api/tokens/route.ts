@@ -3,7 +3,7 @@ import { staffRoute } from "@/lib/auth/route";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { liveViewSettings } from "@/lib/live/settings";
-import { listTodayTokensSince } from "@/lib/live/token-view";
+import { listTodayTokensSince } from "@/lib/live/today-list";
 import { noteTokensViewed } from "@/lib/watcher/viewers";
 
 export const dynamic = "force-dynamic";

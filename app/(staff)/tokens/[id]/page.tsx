@@ -18,7 +18,7 @@ import { tokenKindLabels } from "@/lib/tokens/display";
 import { liveViewSettings } from "@/lib/live/settings";
 import { attachSmsTokenAction } from "./actions";
 import { wakeTokenWatcher } from "@/lib/watcher/boot";
-import { getLiveToken } from "@/lib/live/token-view";
+import { getLiveToken } from "@/lib/live/token-detail";
 import { readScopedTokenRequest } from "@/lib/tokens/token-row";
 import { recordTokenOpened } from "@/lib/watcher/viewers";
 

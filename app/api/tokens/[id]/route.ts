@@ -2,7 +2,7 @@ import { isOwnSiteNavigation } from "@/lib/auth/request-origin";
 import { staffRoute } from "@/lib/auth/route";
 import { getDb } from "@/lib/db/client";
 import { liveViewSettings } from "@/lib/live/settings";
-import { getLiveTokenIfChanged } from "@/lib/live/token-view";
+import { getLiveTokenIfChanged } from "@/lib/live/token-detail";
 import { noteTokensViewed } from "@/lib/watcher/viewers";
 
 // Customer data, polled every few seconds: always from the database, never cached anywhere.

@@ -12,7 +12,7 @@ import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { isAppError } from "@/lib/errors";
 import { liveViewSettings } from "@/lib/live/settings";
-import { getLiveToken } from "@/lib/live/token-view";
+import { getLiveToken } from "@/lib/live/token-detail";
 
 export const metadata: Metadata = { title: "Verification slip" };
 export const dynamic = "force-dynamic";

@@ -107,7 +107,7 @@ function defineShownVersionTests(label: string, createScratch: () => Promise<Scr
         .where(eq(tokenRequests.id, id));
     }
 
-    it("the trigger leaves out exactly the unshown columns of lib/watcher, the version and the generated columns", async () => {
+    it("the trigger leaves out exactly the unshown columns of lib/db/shown-version.ts, the version and the generated columns", async () => {
       const [kept] = await queryRows<{ names: string[] }>(scratch.opened.db, sql`select public.token_requests_unshown_columns() as names`);
       const expected = [...unshownTokenColumns, ...columns.filter(([, column]) => isKeptByTheDatabase(column)).map(([, column]) => column.name)];
       expect([...kept!.names].sort()).toEqual(expected.sort());
