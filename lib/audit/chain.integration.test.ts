@@ -5,7 +5,7 @@ import { asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OpenedDatabase } from "@/lib/db/types";
 import { auditEvents } from "@/lib/db/schema";
-import { forEachDatabase, makeScratchDatabase, openScratchDatabase, withScratchDirectory, type ScratchDatabase, type ScratchDriver } from "@/test/kit/database";
+import { forEachDatabase, makeScratchDatabase, openScratchDatabase, pgliteDataDirOf, withScratchDirectory, type ScratchDatabase, type ScratchDriver } from "@/test/kit/database";
 import { GENESIS_HASH, verifyAuditChain } from "./chain";
 import { recordAuditEvent } from "./index";
 
@@ -179,7 +179,7 @@ describe("npm run audit:verify", () => {
 
   it("prints the head hash of an intact trail, and exits 1 naming the first broken event", async () => {
     const scratch = await makeScratchDatabase({ driver: "pglite", name: "verify" });
-    const { pgliteDataDir: dataDir } = scratch.connection as { pgliteDataDir: string };
+    const dataDir = pgliteDataDirOf(scratch);
     try {
       let opened = await scratch.open("verify test");
       for (const action of ["test.one", "test.two", "test.three"]) await recordAuditEvent(opened.db, { action, actor: null });

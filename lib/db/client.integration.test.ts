@@ -1,24 +1,22 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeScratchProcessDatabase, useScratchProcessDatabase } from "@/test/kit/process-database";
 
 /**
  * getDb()/closeDb(), the process's own database, configured by env() like the app. The settings
  * are set before lib/db/client is first imported (env() reads them once), hence the dynamic import.
  */
 
-const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-client-"));
-const dataDir = path.join(tempDir, "pglite");
-const lockPath = `${dataDir}.lock`;
-
+let dataDir: string;
+let lockPath: string;
 let client: typeof import("./client");
 
 beforeAll(async () => {
   delete process.env.DATABASE_URL;
-  process.env.PGLITE_DATA_DIR = dataDir;
-  process.env.LOG_LEVEL = "silent";
+  dataDir = useScratchProcessDatabase("client");
+  lockPath = `${dataDir}.lock`;
   const { env } = await import("@/lib/env");
   // Never let this test open the developer's own database (.data/pglite).
   if (env().PGLITE_DATA_DIR !== dataDir || env().DATABASE_URL) throw new Error("settings were read before this test set them");
@@ -27,7 +25,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.closeDb();
-  fs.rmSync(tempDir, { recursive: true, force: true });
+  removeScratchProcessDatabase();
 });
 
 describe("getDb", () => {

@@ -3,25 +3,26 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase } from "./client";
 import { acquirePgliteLock, lockPathFor, type PgliteLockHolder } from "./pglite-lock";
 import { branches } from "./schema";
+import { makeScratchDatabase, pgliteDataDirOf, type UnopenedScratchDatabase } from "@/test/kit/database";
 
 const fixturePath = path.join(process.cwd(), "test", "kit", "pglite-writer.ts");
 const HOLDER_LABEL = "pglite-lock test (holder)";
 // Opening a new PGlite directory (initdb + migrations) takes several seconds here.
 const SLOW = 120_000;
 
-let tempDir: string;
+// A directory of its own per test, opened by this process and by a second one.
+let scratch: UnopenedScratchDatabase;
 let dataDir: string;
 
-beforeEach(() => {
-  tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-pglite-lock-"));
-  dataDir = path.join(tempDir, "pglite");
+beforeEach(async () => {
+  scratch = await makeScratchDatabase({ driver: "pglite", name: "pglite-lock" });
+  dataDir = pgliteDataDirOf(scratch);
 });
 
-afterEach(() => {
-  fs.rmSync(tempDir, { recursive: true, force: true });
+afterEach(async () => {
+  await scratch.destroy();
 });
 
 interface ProcessOutcome {
@@ -55,7 +56,7 @@ function startSecondProcess(branchCode: string, mode?: "hold") {
 }
 
 async function readBranchCodes(): Promise<string[]> {
-  const opened = await openDatabase({ pgliteDataDir: dataDir, label: HOLDER_LABEL });
+  const opened = await scratch.open(HOLDER_LABEL);
   try {
     const rows = await opened.db.select({ code: branches.code }).from(branches).orderBy(branches.code);
     return rows.map((row) => row.code);
@@ -93,7 +94,7 @@ describe("the PGlite data directory lock", () => {
   it(
     "refuses a second process while this one holds the directory, naming the holder, and keeps this process's writes",
     async () => {
-      const opened = await openDatabase({ pgliteDataDir: dataDir, label: HOLDER_LABEL });
+      const opened = await scratch.open(HOLDER_LABEL);
       await opened.db.insert(branches).values({ code: "BEFORE", name: "Written before the second process" });
 
       const refused = await startSecondProcess("SECOND").finished;
@@ -143,7 +144,7 @@ describe("the PGlite data directory lock", () => {
     async () => {
       writeLockFile({ pid: await pidOfEndedProcess(), label: "a crashed run" });
 
-      const opened = await openDatabase({ pgliteDataDir: dataDir, label: HOLDER_LABEL });
+      const opened = await scratch.open(HOLDER_LABEL);
       try {
         expect(readLockHolder()).toMatchObject({ pid: process.pid, label: HOLDER_LABEL });
         await opened.db.insert(branches).values({ code: "TAKEN", name: "Written after the takeover" });

@@ -89,6 +89,12 @@ export async function makeScratchDatabase(options: { driver: ScratchDriver; name
   };
 }
 
+/** The data directory of a PGlite scratch database, for a test that opens it from another process. */
+export function pgliteDataDirOf(scratch: { connection: ScratchDatabase["connection"] }): string {
+  if (!("pgliteDataDir" in scratch.connection)) throw new Error("pgliteDataDirOf: not a PGlite scratch database");
+  return scratch.connection.pgliteDataDir;
+}
+
 /** The drivers a test file runs against: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export function scratchDrivers(): ScratchDriver[] {
   return process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
