@@ -1,13 +1,10 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db/client";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { OpenedDatabase } from "@/lib/db/types";
-import { auditEvents, authUsers, branches, tokenRequests } from "@/lib/db/schema";
-import { scratchPiiKeys } from "@/test/kit/database";
+import { auditEvents, tokenRequests } from "@/lib/db/schema";
+import { aBranch, aStaffMember } from "@/test/kit/builders";
+import { forEachDatabase, openScratchDatabase, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { computeIdNumberIndex, computeReferenceIndex } from "./blind-index";
 import { decryptField, encryptField } from "./field-encryption";
 import { countRowsNotUnderKey, rotatePiiKeys } from "./rotation";
@@ -19,45 +16,45 @@ import { countRowsNotUnderKey, rotatePiiKeys } from "./rotation";
 
 const oldKeys = scratchPiiKeys();
 const newKeys = scratchPiiKeys();
-const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-rotation-"));
-let opened: OpenedDatabase;
 const customer = { idNumber: "GHA-712345678-9", dateOfBirth: "1990-04-01", reference: "0244123987", phone: "0244123987" };
 const rows = { whole: randomUUID(), contactErased: randomUUID(), allErased: randomUUID() };
 
-beforeAll(async () => {
-  opened = await openDatabase({ pgliteDataDir: path.join(tempDir, "pglite"), label: "rotation test" });
-  const [branch] = await opened.db.insert(branches).values({ code: "RT1", name: "Rotation" }).returning();
-  const userId = randomUUID();
-  await opened.db.insert(authUsers).values({ id: userId, name: "Teller", email: `${userId}@staff.invalid`, username: `rt${userId.slice(0, 6)}` });
-  const encrypt = (value: string, column: string, id: string) => encryptField(value, `token_requests.${column}:${id}`, oldKeys);
-  for (const [name, id] of Object.entries(rows)) {
-    const hasIdentity = name !== "allErased";
-    const hasContact = name === "whole";
-    await opened.db.insert(tokenRequests).values({
-      id,
-      idempotencyKey: randomUUID(),
-      requestFingerprint: "fp",
-      kind: "remote",
-      idType: "GHANA_CARD",
-      issuedByUserId: userId,
-      branchId: branch!.id,
-      idNumberEncrypted: hasIdentity ? encrypt(customer.idNumber, "id_number", id) : null,
-      dateOfBirthEncrypted: hasIdentity ? encrypt(customer.dateOfBirth, "date_of_birth", id) : null,
-      idNumberIndex: hasIdentity ? computeIdNumberIndex(customer.idNumber, oldKeys) : null,
-      idNumberLast4: hasIdentity ? "7899" : null,
-      referenceEncrypted: hasContact ? encrypt(customer.reference, "reference", id) : null,
-      referenceIndex: hasContact ? computeReferenceIndex(customer.reference, oldKeys) : null,
-      phoneNumberEncrypted: hasContact ? encrypt(customer.phone, "phone_number", id) : null,
-    } as typeof tokenRequests.$inferInsert);
-  }
-}, 60_000);
+forEachDatabase("PII key rotation", (driver) => {
+  let scratch: ScratchDatabase;
+  let opened: OpenedDatabase;
 
-afterAll(async () => {
-  await opened?.close();
-  fs.rmSync(tempDir, { recursive: true, force: true });
-});
+  beforeAll(async () => {
+    scratch = await openScratchDatabase({ driver, name: "rotation" });
+    opened = scratch.opened;
+    const branch = await aBranch(opened.db);
+    const { userId } = await aStaffMember(opened.db, { role: "teller", branchId: branch.id });
+    const encrypt = (value: string, column: string, id: string) => encryptField(value, `token_requests.${column}:${id}`, oldKeys);
+    for (const [name, id] of Object.entries(rows)) {
+      const hasIdentity = name !== "allErased";
+      const hasContact = name === "whole";
+      await opened.db.insert(tokenRequests).values({
+        id,
+        idempotencyKey: randomUUID(),
+        requestFingerprint: "fp",
+        kind: "remote",
+        idType: "GHANA_CARD",
+        issuedByUserId: userId,
+        branchId: branch.id,
+        idNumberEncrypted: hasIdentity ? encrypt(customer.idNumber, "id_number", id) : null,
+        dateOfBirthEncrypted: hasIdentity ? encrypt(customer.dateOfBirth, "date_of_birth", id) : null,
+        idNumberIndex: hasIdentity ? computeIdNumberIndex(customer.idNumber, oldKeys) : null,
+        idNumberLast4: hasIdentity ? "7899" : null,
+        referenceEncrypted: hasContact ? encrypt(customer.reference, "reference", id) : null,
+        referenceIndex: hasContact ? computeReferenceIndex(customer.reference, oldKeys) : null,
+        phoneNumberEncrypted: hasContact ? encrypt(customer.phone, "phone_number", id) : null,
+      } as typeof tokenRequests.$inferInsert);
+    }
+  }, 60_000);
 
-describe("PII key rotation", () => {
+  afterAll(async () => {
+    await scratch?.destroy();
+  });
+
   it("a dry run counts the rows under the old key and changes nothing", async () => {
     const before = await opened.db.select().from(tokenRequests);
     const report = await rotatePiiKeys(opened.db, { from: oldKeys, to: newKeys, dryRun: true });
