@@ -1,28 +1,20 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
 import { canonicalJson, computeIdNumberIndex, computeRequestFingerprint } from "./blind-index";
 import { decryptField, encryptField } from "./field-encryption";
 import { keyFilePath, keyIdOf, readOrCreateKeyFile, resolvePiiKeys, type PiiKeys } from "./keys";
 import { lastFourOf, maskEmail, maskIdNumber, maskPhoneNumber } from "./mask";
+import { scratchDirectoriesPerTest } from "@/test/kit/directories";
 
 const keys: PiiKeys = (() => {
   const encryptionKey = randomBytes(32);
   return { encryptionKey, indexKey: randomBytes(32), encryptionKeyId: keyIdOf(encryptionKey) };
 })();
 
-const temporaryDirectories: string[] = [];
-function temporaryDirectory(): string {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-pii-"));
-  temporaryDirectories.push(directory);
-  return directory;
-}
-afterEach(() => {
-  for (const directory of temporaryDirectories.splice(0)) fs.rmSync(directory, { recursive: true, force: true });
-});
+const temporaryDirectory = scratchDirectoriesPerTest("pii");
 
 describe("field encryption", () => {
   const context = "token_requests.id_number:5b7a";

@@ -8,6 +8,9 @@ import { describe } from "vitest";
 import { openDatabase } from "@/lib/db/client";
 import type { OpenedDatabase } from "@/lib/db/types";
 import { keyIdOf, type PiiKeys } from "@/lib/pii";
+import { scratchDirectory } from "./directories";
+
+export { scratchDirectory, withScratchDirectory } from "./directories";
 
 /**
  * Throw-away databases for integration tests and the benchmarks: a PGlite directory under the OS
@@ -108,21 +111,6 @@ export function scratchDrivers(): ScratchDriver[] {
 export function forEachDatabase(name: string, define: (driver: ScratchDriver, label: string) => void): void {
   for (const driver of scratchDrivers()) {
     describe(`${name} (${DRIVER_LABELS[driver]})`, () => define(driver, DRIVER_LABELS[driver]));
-  }
-}
-
-/** A fresh directory under the OS temp dir; the caller removes it (or use `withScratchDirectory`). */
-export function scratchDirectory(name: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `veridesk-${name}-`));
-}
-
-/** Runs `run` with a fresh directory under the OS temp dir, and removes the directory after, pass or fail. */
-export async function withScratchDirectory<T>(name: string, run: (directory: string) => Promise<T>): Promise<T> {
-  const directory = scratchDirectory(name);
-  try {
-    return await run(directory);
-  } finally {
-    fs.rmSync(directory, { recursive: true, force: true });
   }
 }
 
