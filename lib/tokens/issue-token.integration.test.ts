@@ -1,15 +1,13 @@
-import { randomBytes, randomUUID } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db/client";
 import type { OpenedDatabase } from "@/lib/db/types";
-import { auditEvents, authUsers, branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
+import { auditEvents, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { computeReferenceIndex, decryptField, keyIdOf, type PiiKeys } from "@/lib/pii";
+import { computeReferenceIndex, decryptField } from "@/lib/pii";
 import type { UpstreamClient } from "@/lib/upstream";
+import { aBranch, aStaffMember } from "@/test/kit/builders";
+import { openScratchDatabase, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { fingerprintSubmission, remoteSubmission } from "@/test/kit/submissions";
 import { issueFingerprintToken, issueRemoteToken, type IssueDependencies, type IssueOverrides, type TokenIssuer } from "./issue-token";
 import { getTokenRequestView } from "./token-views";
@@ -19,15 +17,12 @@ import { getTokenRequestView } from "./token-views";
  * idempotency under races, outcomes of each failure, PII at rest.
  */
 
+let scratch: ScratchDatabase;
 let opened: OpenedDatabase;
-let dataDir: string;
 let issuer: TokenIssuer;
 let otherTeller: TokenIssuer;
 
-const keys: PiiKeys = (() => {
-  const encryptionKey = randomBytes(32);
-  return { encryptionKey, indexKey: randomBytes(32), encryptionKeyId: keyIdOf(encryptionKey) };
-})();
+const keys = scratchPiiKeys();
 
 type Script = { delayMs?: number; fail?: AppError };
 function scriptedService(script: Script = {}) {
@@ -60,20 +55,18 @@ function dependencies(upstream: UpstreamClient, extra: Partial<IssueDependencies
 }
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-tokens-"));
-  opened = await openDatabase({ pgliteDataDir: path.join(dataDir, "pglite"), label: "issue-token integration test" });
-  const [branch] = await opened.db.insert(branches).values({ code: "KSI", name: "Kumasi – Adum" }).returning();
-  const [otherBranch] = await opened.db.insert(branches).values({ code: "ACC", name: "Accra – Head Office" }).returning();
-  for (const [id, name] of [["teller-1", "Ama Teller"], ["teller-2", "Kofi Teller"]]) {
-    await opened.db.insert(authUsers).values({ id: id!, name: name!, email: `${id}@staff.invalid`, username: id });
-  }
-  issuer = { userId: "teller-1", username: "teller-1", branch: { id: branch!.id, name: branch!.name } };
-  otherTeller = { userId: "teller-2", username: "teller-2", branch: { id: otherBranch!.id, name: otherBranch!.name } };
+  scratch = await openScratchDatabase({ driver: "pglite", name: "tokens" });
+  opened = scratch.opened;
+  const branch = await aBranch(opened.db, { code: "KSI", name: "Kumasi – Adum" });
+  const otherBranch = await aBranch(opened.db, { code: "ACC", name: "Accra – Head Office" });
+  const teller = await aStaffMember(opened.db, { role: "teller", branchId: branch.id, username: "teller-1", displayName: "Ama Teller" });
+  const other = await aStaffMember(opened.db, { role: "teller", branchId: otherBranch.id, username: "teller-2", displayName: "Kofi Teller" });
+  issuer = { userId: teller.userId, username: teller.username, branch: { id: branch.id, name: branch.name } };
+  otherTeller = { userId: other.userId, username: other.username, branch: { id: otherBranch.id, name: otherBranch.name } };
 });
 
 afterAll(async () => {
-  await opened?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await scratch?.destroy();
 });
 
 let service: ReturnType<typeof scriptedService>;
@@ -136,7 +129,7 @@ describe("issuing a fingerprint token", () => {
     expect(events.map((event) => event.type)).toEqual(["issue.requested", "issue.issued"]);
     const audit = await opened.db.select().from(auditEvents).where(eq(auditEvents.subjectId, row.id));
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: "token.issue", actorUserId: "teller-1" });
+    expect(audit[0]).toMatchObject({ action: "token.issue", actorUserId: issuer.userId });
   });
 
   it("keeps the ID number encrypted and bound to its row", async () => {
