@@ -27,7 +27,7 @@ try {
     );
   }
   if (withDemoTokens) {
-    const demo = await seedReviewDemoData();
+    const demo = await seedReviewDemoData(await getDb());
     console.log(
       demo.skipped
         ? "Demo tokens exist already: nothing added."

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const passwordCheck = z.string().min(PASSWORD_MIN).max(PASSWORD_MAX).safeParse(password);
   if (!passwordCheck.success) throw new Error(`The password must have ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`);
 
-  const { member } = await createStaffAccount(actor, { ...input, password });
+  const { member } = await createStaffAccount(await getDb(), actor, { ...input, password });
   console.log(`Created ${roleLabels[member.role]} "${member.username}" (${member.name}) in ${member.branch.code} — ${member.branch.name}.`);
 }
 

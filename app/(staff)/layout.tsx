@@ -14,6 +14,7 @@ import { roleLabels } from "@/lib/domain/staff-roles";
 import { sessionTimeLeft } from "@/lib/auth/session-policy";
 import { env } from "@/lib/env";
 import { countWaitingApprovals } from "@/lib/staff/role-approvals";
+import { getDb } from "@/lib/db/client";
 import { signOutAction } from "@/app/sign-in/actions";
 
 /**
@@ -28,7 +29,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
   const whoDetail = `${roleLabels[staff.role]} · ${staff.branch.name}`;
   const issuesTokens = hasPermission(staff.role, "tokens.issue");
   // A second administrator learns here that a grant waits for them (ADR 0020).
-  const approvalsToDecide = hasPermission(staff.role, "staff.manage") ? (await countWaitingApprovals(staff.userId)).toDecide : 0;
+  const approvalsToDecide = hasPermission(staff.role, "staff.manage") ? (await countWaitingApprovals(await getDb(), staff.userId)).toDecide : 0;
   return (
     <>
       <LiveQueryScope />

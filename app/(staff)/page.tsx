@@ -58,7 +58,7 @@ export default async function HomePage({ searchParams }: { searchParams: SearchP
           title={`Welcome, ${firstName}`}
           description={`${roleLabels[staff.role]} · ${staff.branch.name} (${staff.branch.code})`}
           actions={actions}
-          notice={hasPermission(staff.role, "staff.manage") ? <WaitingApprovalsNotice {...await countWaitingApprovals(staff.userId)} /> : null}
+          notice={hasPermission(staff.role, "staff.manage") ? <WaitingApprovalsNotice {...await countWaitingApprovals(await getDb(), staff.userId)} /> : null}
         />
       )}
       <section className="mt-10 text-ink-muted" aria-labelledby="role-rights">

@@ -4,6 +4,7 @@ import { headers } from "next/headers";
 import { defineAction } from "@/lib/actions";
 import { replaceTemporaryPassword } from "@/lib/staff/password-change";
 import { changePasswordSchema } from "@/lib/staff/change-password-schema";
+import { getDb } from "@/lib/db/client";
 
 /**
  * Replaces the temporary password with the staff member's own (ADR 0012). With sign-out, the
@@ -12,7 +13,7 @@ import { changePasswordSchema } from "@/lib/staff/change-password-schema";
 export const changeTemporaryPasswordAction = defineAction(
   { name: "auth.change_password", schema: changePasswordSchema, permission: null, allowsPendingPasswordChange: true },
   async ({ input, staff, requestId }) => {
-    await replaceTemporaryPassword(staff, input, await headers(), requestId);
+    await replaceTemporaryPassword(await getDb(), staff, input, await headers(), requestId);
     return { home: "/" };
   },
 );

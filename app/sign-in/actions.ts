@@ -5,6 +5,7 @@ import { z } from "zod";
 import { defineAction } from "@/lib/actions";
 import { recordAuditEvent } from "@/lib/audit";
 import { getAuth } from "@/lib/auth/server";
+import { getDb } from "@/lib/db/client";
 
 /**
  * Signs out: the session row is deleted on the server (the cookie alone would still be valid
@@ -21,7 +22,7 @@ export const signOutAction = defineAction(
   async ({ input, staff, requestId }) => {
     const auth = await getAuth();
     await auth.api.signOut({ headers: await headers() });
-    await recordAuditEvent({
+    await recordAuditEvent(await getDb(), {
       action: "auth.sign_out",
       actor: { userId: staff.userId, username: staff.username },
       subject: { type: "session", id: staff.session.id },

@@ -1,5 +1,4 @@
 import "server-only";
-import { getDb } from "@/lib/db/client";
 import type { DbExecutor } from "@/lib/db/types";
 import { auditEvents } from "@/lib/db/schema";
 import type { KnownAuditAction } from "./actions";
@@ -24,23 +23,8 @@ export type AuditEventInput = {
   requestId?: string;
 };
 
-/**
- * Writes one event with `db`: the transaction of the change being audited, or the database.
- * The `(event, executor?)` form is the older one, kept while callers move to `(db, event)`.
- */
-export async function recordAuditEvent(db: DbExecutor, event: AuditEventInput): Promise<void>;
-/** @deprecated Pass the executor first: `recordAuditEvent(db, event)`. */
-export async function recordAuditEvent(event: AuditEventInput, executor?: DbExecutor): Promise<void>;
-export async function recordAuditEvent(first: DbExecutor | AuditEventInput, second?: AuditEventInput | DbExecutor): Promise<void> {
-  if (isExecutor(first)) return insertAuditEvent(first, second as AuditEventInput);
-  return insertAuditEvent((second as DbExecutor | undefined) ?? (await getDb()), first);
-}
-
-function isExecutor(value: DbExecutor | AuditEventInput): value is DbExecutor {
-  return typeof (value as { insert?: unknown }).insert === "function";
-}
-
-async function insertAuditEvent(db: DbExecutor, event: AuditEventInput): Promise<void> {
+/** Writes one event with `db`: the transaction of the change being audited, or the database. */
+export async function recordAuditEvent(db: DbExecutor, event: AuditEventInput): Promise<void> {
   await db.insert(auditEvents).values({
     action: event.action,
     actorUserId: event.actor?.userId ?? null,

@@ -50,6 +50,7 @@ const headersWith = (cookie: string | undefined) => new Headers(cookie ? { cooki
 
 async function newAccount(username: string, role: "teller" | "supervisor" | "head_office_supervisor" | "admin" = "teller", branch: "acc" | "kum" = "acc") {
   const { member } = await staffService.createStaffAccount(
+    await getDb(),
     { system: "test" },
     { username, name: `Test ${username}`, role, branchId: branchIds[branch], password: PASSWORD },
   );
@@ -114,7 +115,7 @@ describe("lock-out", () => {
     expect(lockouts).toHaveLength(1);
     expect(lockouts[0]?.branchId).toBe(branchIds.acc);
 
-    const { temporaryPassword } = await staffService.resetStaffPassword(adminActor, member.userId);
+    const { temporaryPassword } = await staffService.resetStaffPassword(await getDb(), adminActor, member.userId);
     expect(await signIn("flow.locked", PASSWORD)).toMatchObject({ status: 401 });
     expect(await signIn("flow.locked", temporaryPassword)).toMatchObject({ status: 200 });
   });
@@ -170,7 +171,7 @@ describe("disabled accounts", () => {
     const member = await newAccount("flow.leaver");
     const first = await signIn("flow.leaver", PASSWORD);
     const second = await signIn("flow.leaver", PASSWORD);
-    await staffService.setStaffDisabled(adminActor, member.userId, true);
+    await staffService.setStaffDisabled(await getDb(), adminActor, member.userId, true);
     for (const { cookie } of [first, second]) {
       expect((await resolveSession(headersWith(cookie), { countsAsActivity: true })).staff).toBeNull();
     }
@@ -178,7 +179,7 @@ describe("disabled accounts", () => {
     // A wrong password still reads as a wrong password: being disabled is only told to the holder.
     expect(await signIn("flow.leaver", "not-the-password")).toMatchObject({ status: 401, code: "INVALID_USERNAME_OR_PASSWORD" });
 
-    await staffService.setStaffDisabled(adminActor, member.userId, false);
+    await staffService.setStaffDisabled(await getDb(), adminActor, member.userId, false);
     expect(await signIn("flow.leaver", PASSWORD)).toMatchObject({ status: 200 });
   });
 });
@@ -227,7 +228,7 @@ describe("staff administration", () => {
   it("records role and branch changes with before and after", async () => {
     // Head office to one branch's supervisor narrows the access: no second administrator needed (ADR 0020).
     const member = await newAccount("flow.promoted", "head_office_supervisor", "acc");
-    await staffService.updateStaffAccount(adminActor, { userId: member.userId, name: member.name, role: "supervisor", branchId: branchIds.kum }, "req-42");
+    await staffService.updateStaffAccount(await getDb(), adminActor, { userId: member.userId, name: member.name, role: "supervisor", branchId: branchIds.kum }, "req-42");
     const db = await getDb();
     const [event] = await db.select().from(auditEvents).where(and(eq(auditEvents.action, "staff.update"), eq(auditEvents.subjectId, member.userId)));
     expect(event).toMatchObject({
@@ -247,10 +248,10 @@ describe("staff administration", () => {
 
   it("keeps at least one active administrator and refuses self-disabling", async () => {
     await expect(
-      staffService.updateStaffAccount(adminActor, { userId: adminActor.userId, name: "Flow Admin", role: "teller", branchId: branchIds.acc }),
+      staffService.updateStaffAccount(await getDb(), adminActor, { userId: adminActor.userId, name: "Flow Admin", role: "teller", branchId: branchIds.acc }),
     ).rejects.toMatchObject({ code: "CONFLICT" });
-    await expect(staffService.setStaffDisabled(adminActor, adminActor.userId, true)).rejects.toMatchObject({ code: "CONFLICT" });
-    await expect(staffService.setStaffDisabled({ system: "test" }, adminActor.userId, true)).rejects.toMatchObject({
+    await expect(staffService.setStaffDisabled(await getDb(), adminActor, adminActor.userId, true)).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(staffService.setStaffDisabled(await getDb(), { system: "test" }, adminActor.userId, true)).rejects.toMatchObject({
       code: "CONFLICT",
       userMessage: "Veridesk needs at least one active administrator.",
     });

@@ -52,8 +52,8 @@ const globals = globalThis as typeof globalThis & { verideskDatabase?: Promise<u
 
 async function burstScenarios(branchCode: string) {
   const branch = await staffBranches.createBranch(await getDb(), { system: "test" }, { code: branchCode, name: `Burst ${branchCode}` });
-  const newAccount = (username: string) =>
-    staffService.createStaffAccount({ system: "test" }, { username, name: username, role: "teller", branchId: branch.id, password: PASSWORD });
+  const newAccount = async (username: string) =>
+    staffService.createStaffAccount(await getDb(), { system: "test" }, { username, name: username, role: "teller", branchId: branch.id, password: PASSWORD });
 
   // 1. Forty wrong guesses at once: five are checked, the rest refused unchecked; one lock, one audited refusal.
   await newAccount("burst.wrong");

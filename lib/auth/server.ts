@@ -160,7 +160,7 @@ function buildAuth(db: Database) {
         const requestId = randomUUID();
         logger.info({ requestId, username: typed, lockedUntil: claim.lockedUntil }, "sign-in refused: username locked");
         if (isFirstRefusalOfLock(typed, claim.lockedUntil) && (await mayAuditSignedOutFailure(db, typed))) {
-          await recordAuditEvent({
+          await recordAuditEvent(db, {
             action: "auth.sign_in_failed",
             actor: null,
             actorLabel: typed,
@@ -182,7 +182,7 @@ function buildAuth(db: Database) {
           releaseAddressClaim(ip, typed);
           const profile = await profileOf(db, newSession.user.id);
           logger.info({ requestId, userId: newSession.user.id }, "signed in");
-          await recordAuditEvent({
+          await recordAuditEvent(db, {
             action: "auth.sign_in",
             actor: { userId: newSession.user.id, username: typed },
             subject: { type: "session", id: newSession.session.id },
@@ -207,7 +207,7 @@ function buildAuth(db: Database) {
           await releaseSignInAttempt(db, typed);
           releaseAddressClaim(ip, typed);
           logger.info({ requestId, username: typed, code }, "sign-in refused");
-          await recordAuditEvent({
+          await recordAuditEvent(db, {
             action: "auth.sign_in_failed",
             actor: null,
             actorLabel: typed,
@@ -223,7 +223,7 @@ function buildAuth(db: Database) {
         const branchId = await branchOfUsername(db, typed);
         const mayAudit = await mayAuditSignedOutFailure(db, typed);
         if (hasJustLocked && mayAudit) {
-          await recordAuditEvent({
+          await recordAuditEvent(db, {
             action: "auth.sign_in_failed",
             actor: null,
             actorLabel: typed,
@@ -231,7 +231,7 @@ function buildAuth(db: Database) {
             details: { reason: "invalid_credentials", ip },
             requestId,
           });
-          await recordAuditEvent({
+          await recordAuditEvent(db, {
             action: "auth.locked_out",
             actor: null,
             actorLabel: typed,
@@ -242,7 +242,7 @@ function buildAuth(db: Database) {
         }
         if (hasJustLocked) throw new APIError("TOO_MANY_REQUESTS", { code: signInErrorCodes.locked, message: LOCKED_MESSAGE });
         if (!mayAudit) return;
-        await recordAuditEvent({
+        await recordAuditEvent(db, {
           action: "auth.sign_in_failed",
           actor: null,
           actorLabel: typed,
@@ -310,7 +310,7 @@ async function mayAuditSignedOutFailure(db: Database, username: string): Promise
   const ticket = unknownUsernameAudit.take(new Date());
   if (ticket.suppressedBefore) {
     logger.warn(ticket.suppressedBefore, "failed sign-ins of unknown usernames over the audit budget");
-    await recordAuditEvent({
+    await recordAuditEvent(db, {
       action: "auth.sign_in_failures_suppressed",
       actor: null,
       details: { count: ticket.suppressedBefore.count, since: ticket.suppressedBefore.windowStartedAt.toISOString(), perMinute: 60 },
@@ -354,10 +354,7 @@ async function auditAddressLimited(db: Database, ip: string, retryAt: Date): Pro
   if (auditedAddressLimits.size >= AUDITED_REFUSALS_MAX) auditedAddressLimits.clear();
   auditedAddressLimits.set(bucket, retryAt.getTime());
   if (!addressLimitAudit.take(new Date()).isAllowed) return;
-  await recordAuditEvent(
-    { action: "auth.address_limited", actor: null, actorLabel: bucket, details: { ip, retryAt: retryAt.toISOString() }, requestId: randomUUID() },
-    db,
-  );
+  await recordAuditEvent(db, { action: "auth.address_limited", actor: null, actorLabel: bucket, details: { ip, retryAt: retryAt.toISOString() }, requestId: randomUUID() });
 }
 
 function typedUsername(body: unknown): string {

@@ -4,6 +4,7 @@ import { headers } from "next/headers";
 import { cache } from "react";
 import { recordAuditEvent } from "@/lib/audit";
 import { getDb } from "@/lib/db/client";
+import type { DbExecutor } from "@/lib/db/types";
 import { builtOncePerDatabase } from "@/lib/db/prepared";
 import { authSessions, authUsers, branches, staffProfiles } from "@/lib/db/schema";
 import { env } from "@/lib/env";
@@ -108,7 +109,7 @@ export async function resolveSession(requestHeaders: Headers, options: ResolveOp
       .returning({ id: authSessions.id });
     if (deleted.length > 0) {
       logger.info({ userId: user.id, sessionId: session.id, reason }, "session ended");
-      await recordAuditEvent({
+      await recordAuditEvent(db, {
         action: "auth.session_ended",
         actor: { userId: user.id, username: user.username ?? user.name },
         subject: { type: "session", id: session.id },
@@ -181,8 +182,7 @@ export function assertPasswordChosen(staff: Staff): void {
 }
 
 /** Ends every session of a staff member at once (disable, password reset). */
-export async function revokeAllSessionsOf(userId: string, executor?: Parameters<typeof recordAuditEvent>[1]): Promise<number> {
-  const db = executor ?? (await getDb());
+export async function revokeAllSessionsOf(db: DbExecutor, userId: string): Promise<number> {
   const deleted = await db.delete(authSessions).where(eq(authSessions.userId, userId)).returning({ id: authSessions.id });
   return deleted.length;
 }

@@ -68,7 +68,7 @@ describe("signed-out failed sign-ins", () => {
 
   it("an unknown username locks after 5 guesses exactly like an account does, and the account's failures are all audited", async () => {
     const branch = await staffBranches.createBranch(await getDb(), { system: "test" }, { code: "SOW", name: "Signed-out writes" });
-    await staffService.createStaffAccount({ system: "test" }, { username: "real.person", name: "Real Person", role: "teller", branchId: branch.id, password: "correct-horse-battery" });
+    await staffService.createStaffAccount(await getDb(), { system: "test" }, { username: "real.person", name: "Real Person", role: "teller", branchId: branch.id, password: "correct-horse-battery" });
     const answersOf = async (username: string) => {
       const answers = [];
       for (let attempt = 0; attempt < 7; attempt += 1) answers.push(await signIn(username, `wrong-${attempt}`, "198.51.100.250"));

@@ -124,22 +124,19 @@ export async function runRetentionJob(
 }
 
 async function recordRetentionRun(tx: DbExecutor, report: RetentionRunReport, trigger: "schedule" | "command"): Promise<void> {
-  await recordAuditEvent(
-    {
-      action: "retention.run",
-      actor: null,
-      actorLabel: "retention job",
-      subject: { type: "retention", id: report.at },
-      details: {
-        trigger,
-        examined: report.examined,
-        contactErased: report.contactErased,
-        identityErased: report.identityErased,
-        heldSkipped: report.heldSkipped,
-        contactDays: report.settings.contactDays,
-        identityYears: report.settings.identityYears,
-      },
+  await recordAuditEvent(tx, {
+    action: "retention.run",
+    actor: null,
+    actorLabel: "retention job",
+    subject: { type: "retention", id: report.at },
+    details: {
+      trigger,
+      examined: report.examined,
+      contactErased: report.contactErased,
+      identityErased: report.identityErased,
+      heldSkipped: report.heldSkipped,
+      contactDays: report.settings.contactDays,
+      identityYears: report.settings.identityYears,
     },
-    tx,
-  );
+  });
 }

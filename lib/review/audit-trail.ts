@@ -168,13 +168,13 @@ export async function* iterateAuditEvents(db: Database, scope: BranchScope, filt
 
 export async function exportAuditTrail(db: Database, context: { staff: Staff; scope: BranchScope; requestId: string }, filter: AuditTrailFilter): Promise<Response> {
   // Exporting the trail is itself an event of the trail.
-  await recordAuditEvent({
+  await recordAuditEvent(db, {
     action: reviewAuditActions.auditExported,
     actor: { userId: context.staff.userId, username: context.staff.username },
     branchId: context.staff.branch.id,
     details: { filter },
     requestId: context.requestId,
-  }, db);
+  });
   return csvResponse(csvWebStream(auditColumns, iterateAuditEvents(db, context.scope, filter)), `veridesk-audit-${bankDayOf(new Date())}.csv`);
 }
 

@@ -75,16 +75,13 @@ export async function produceCustomerRecord(
 ): Promise<CustomerRecord> {
   const index = blindIndexOfSearchedIdNumber(input, keys);
   const rows = await rowsForIdNumber(db, context.scope, index);
-  await recordAuditEvent(
-    {
-      action: "customer.record_produced",
-      actor: { userId: context.staff.userId, username: context.staff.username },
-      branchId: context.staff.branch.id,
-      details: { ...customerOf(input), tokens: rows.length, reason: input.reason },
-      requestId: context.requestId,
-    },
-    db,
-  );
+  await recordAuditEvent(db, {
+    action: "customer.record_produced",
+    actor: { userId: context.staff.userId, username: context.staff.username },
+    branchId: context.staff.branch.id,
+    details: { ...customerOf(input), tokens: rows.length, reason: input.reason },
+    requestId: context.requestId,
+  });
   const lastFour = rows.find(({ row }) => row.idNumberLast4)?.row.idNumberLast4 ?? null;
   return {
     producedAt: new Date().toISOString(),
@@ -140,39 +137,33 @@ export async function eraseCustomerDataOnRequest(
   const actor = { userId: context.staff.userId, username: context.staff.username };
   if (contactIds.length === 0 && identityIds.length === 0) {
     const why = refusalReason(rows.length, report);
-    await recordAuditEvent(
-      {
-        action: "customer.erasure_refused",
-        actor,
-        branchId: context.staff.branch.id,
-        details: { ...customerOf(input), tokens: rows.length, reason: input.reason, why },
-        requestId: context.requestId,
-      },
-      db,
-    );
+    await recordAuditEvent(db, {
+      action: "customer.erasure_refused",
+      actor,
+      branchId: context.staff.branch.id,
+      details: { ...customerOf(input), tokens: rows.length, reason: input.reason, why },
+      requestId: context.requestId,
+    });
     throw new AppError("CONFLICT", `erasure on request refused: ${why}`, { userMessage: why });
   }
   await db.transaction(async (tx) => {
     report.identityErased = (await erasePart(tx, identityIds, "identity", "request", now)).length;
     report.contactErased = (await erasePart(tx, contactIds, "contact", "request", now)).length;
-    await recordAuditEvent(
-      {
-        action: "customer.erasure_requested",
-        actor,
-        branchId: context.staff.branch.id,
-        details: {
-          ...customerOf(input),
-          tokens: rows.length,
-          reason: input.reason,
-          contactErased: report.contactErased,
-          identityErased: report.identityErased,
-          held: report.held.length,
-          identityKeptForAml: report.identityKept.length,
-        },
-        requestId: context.requestId,
+    await recordAuditEvent(tx, {
+      action: "customer.erasure_requested",
+      actor,
+      branchId: context.staff.branch.id,
+      details: {
+        ...customerOf(input),
+        tokens: rows.length,
+        reason: input.reason,
+        contactErased: report.contactErased,
+        identityErased: report.identityErased,
+        held: report.held.length,
+        identityKeptForAml: report.identityKept.length,
       },
-      tx,
-    );
+      requestId: context.requestId,
+    });
   });
   return report;
 }
@@ -211,17 +202,14 @@ export async function placeLegalHold(db: Database, context: Context, input: z.ou
       .update(tokenRequests)
       .set({ legalHoldAt: new Date(), legalHoldByUserId: context.staff.userId, legalHoldReason: input.reason, legalHoldByHeadOffice: byHeadOffice })
       .where(eq(tokenRequests.id, input.tokenRequestId));
-    await recordAuditEvent(
-      {
-        action: "token.legal_hold_place",
-        actor: { userId: context.staff.userId, username: context.staff.username },
-        subject: { type: "token_request", id: input.tokenRequestId },
-        branchId: row.branchId,
-        details: { reason: input.reason, byHeadOffice },
-        requestId: context.requestId,
-      },
-      tx,
-    );
+    await recordAuditEvent(tx, {
+      action: "token.legal_hold_place",
+      actor: { userId: context.staff.userId, username: context.staff.username },
+      subject: { type: "token_request", id: input.tokenRequestId },
+      branchId: row.branchId,
+      details: { reason: input.reason, byHeadOffice },
+      requestId: context.requestId,
+    });
   });
 }
 
@@ -247,34 +235,28 @@ export async function releaseLegalHold(db: Database, context: Context, input: z.
     assertInBranchScope(context.scope, row.branchId, "token request");
     if (!row.legalHoldAt) throw new AppError("CONFLICT", "no legal hold to release", { userMessage: "This token is not under a legal hold." });
     if (row.legalHoldByHeadOffice && !isHeadOffice(context)) {
-      await recordAuditEvent(
-        {
-          action: "token.legal_hold_release_refused",
-          actor,
-          subject: { type: "token_request", id: input.tokenRequestId },
-          branchId: row.branchId,
-          details: { reason: input.reason, why: "placed by head office", heldFor: row.legalHoldReason },
-          requestId: context.requestId,
-        },
-        tx,
-      );
+      await recordAuditEvent(tx, {
+        action: "token.legal_hold_release_refused",
+        actor,
+        subject: { type: "token_request", id: input.tokenRequestId },
+        branchId: row.branchId,
+        details: { reason: input.reason, why: "placed by head office", heldFor: row.legalHoldReason },
+        requestId: context.requestId,
+      });
       return true;
     }
     await tx
       .update(tokenRequests)
       .set({ legalHoldAt: null, legalHoldByUserId: null, legalHoldReason: null, legalHoldByHeadOffice: false })
       .where(eq(tokenRequests.id, input.tokenRequestId));
-    await recordAuditEvent(
-      {
-        action: "token.legal_hold_release",
-        actor,
-        subject: { type: "token_request", id: input.tokenRequestId },
-        branchId: row.branchId,
-        details: { reason: input.reason, heldSince: row.legalHoldAt.toISOString(), heldFor: row.legalHoldReason, byHeadOffice: row.legalHoldByHeadOffice },
-        requestId: context.requestId,
-      },
-      tx,
-    );
+    await recordAuditEvent(tx, {
+      action: "token.legal_hold_release",
+      actor,
+      subject: { type: "token_request", id: input.tokenRequestId },
+      branchId: row.branchId,
+      details: { reason: input.reason, heldSince: row.legalHoldAt.toISOString(), heldFor: row.legalHoldReason, byHeadOffice: row.legalHoldByHeadOffice },
+      requestId: context.requestId,
+    });
     return false;
   });
   // Thrown after the transaction, so the refusal's audit event is kept.

@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { getPiiKeys } from "@/lib/pii";
 import { DEMO_SEED, planDemoData } from "./demo-data";
@@ -10,8 +10,8 @@ import { writeDemoData, type DemoWriteReport } from "./demo-data-writer";
  * with history, so the review screens mean something on first start. Local and test runs only.
  * Run after the staff seed (its demo tellers get tokens of their own). Idempotent.
  */
-export async function seedReviewDemoData(options: { totalTokens?: number; now?: Date } = {}): Promise<DemoWriteReport> {
+export async function seedReviewDemoData(db: Database, options: { totalTokens?: number; now?: Date } = {}): Promise<DemoWriteReport> {
   if (env().APP_ENV === "production") throw new Error("Refusing to write demo tokens: APP_ENV=production.");
   const plan = planDemoData({ seed: DEMO_SEED, now: options.now ?? new Date(), totalTokens: options.totalTokens ?? 3_000 });
-  return writeDemoData(await getDb(), plan, { keys: getPiiKeys(), withEvents: true });
+  return writeDemoData(db, plan, { keys: getPiiKeys(), withEvents: true });
 }

@@ -44,6 +44,7 @@ beforeAll(async () => {
   const db = await getDb();
   const branch = await staffBranches.createBranch(await getDb(), { system: "test" }, { code: "ACC", name: "Accra – Head Office" });
   await staffService.createStaffAccount(
+    await getDb(),
     { system: "test" },
     { username: "export.hq", name: "Export Test", role: "head_office_supervisor", branchId: branch.id, password: PASSWORD },
   );

@@ -27,25 +27,25 @@ function describeFilters(scope: BranchScope, filters: ReviewFilters): string {
 }
 
 export async function exportMaskedTokens(db: Database, context: ExportContext, filters: ReviewFilters): Promise<Response> {
-  await recordAuditEvent({
+  await recordAuditEvent(db, {
     action: reviewAuditActions.exported,
     actor: { userId: context.staff.userId, username: context.staff.username },
     branchId: context.staff.branch.id,
     details: { filters: describeFilters(context.scope, filters), idNumbers: "masked" },
     requestId: context.requestId,
-  }, db);
+  });
   const pages = readExportPages(db, context.scope, filters);
   return csvResponse(csvPagedWebStream(maskedExportColumns, pages), `veridesk-tokens-${bankDayOf(new Date())}.csv`);
 }
 
 export async function exportFullIdTokens(db: Database, keys: PiiKeys, context: ExportContext, filters: ReviewFilters, reason: string): Promise<Response> {
-  await recordAuditEvent({
+  await recordAuditEvent(db, {
     action: reviewAuditActions.exportedFullIds,
     actor: { userId: context.staff.userId, username: context.staff.username },
     branchId: context.staff.branch.id,
     details: { filters: describeFilters(context.scope, filters), idNumbers: "full", reason },
     requestId: context.requestId,
-  }, db);
+  });
   async function* withFullNumbers(): AsyncGenerator<FullIdExportRow[]> {
     for await (const page of readExportPages(db, context.scope, filters, { withCiphertext: true, keys })) {
       yield page.map(({ idNumberEncrypted, ...row }) => ({

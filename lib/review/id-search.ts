@@ -42,12 +42,12 @@ export async function searchTokensByIdNumber(
   input: z.output<typeof idNumberSearchSchema>,
 ): Promise<{ rows: ReviewTokenRow[]; isTruncated: boolean }> {
   const rows = await listTokensByIdNumberIndex(db, context.scope, blindIndexOfSearchedIdNumber(input, keys), resultLimit + 1);
-  await recordAuditEvent({
+  await recordAuditEvent(db, {
     action: reviewAuditActions.idSearched,
     actor: { userId: context.staff.userId, username: context.staff.username },
     branchId: context.staff.branch.id,
     details: { idType: input.idType, matches: Math.min(rows.length, resultLimit) },
     requestId: context.requestId,
-  }, db);
+  });
   return { rows: rows.slice(0, resultLimit), isTruncated: rows.length > resultLimit };
 }

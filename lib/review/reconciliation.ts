@@ -150,29 +150,26 @@ export async function signOffBranchDay(
     });
   }
   const { total } = sheet;
-  await recordAuditEvent(
-    {
-      action: reviewAuditActions.reconciliationSignedOff,
-      actor: { userId: context.staff.userId, username: context.staff.username },
-      subject: branchDaySubject(sheet.branch.id, input.day),
-      branchId: sheet.branch.id,
-      details: {
-        day: input.day,
-        requests: total.requests,
-        successful: total.successful,
-        failed: total.failed,
-        expired: total.expired,
-        invalid: total.invalid,
-        open: total.open,
-        outcomeUnknown: total.outcomeUnknown,
-        notIssued: total.notIssued,
-        followUp,
-        note: input.note,
-      },
-      requestId: context.requestId,
+  await recordAuditEvent(db, {
+    action: reviewAuditActions.reconciliationSignedOff,
+    actor: { userId: context.staff.userId, username: context.staff.username },
+    subject: branchDaySubject(sheet.branch.id, input.day),
+    branchId: sheet.branch.id,
+    details: {
+      day: input.day,
+      requests: total.requests,
+      successful: total.successful,
+      failed: total.failed,
+      expired: total.expired,
+      invalid: total.invalid,
+      open: total.open,
+      outcomeUnknown: total.outcomeUnknown,
+      notIssued: total.notIssued,
+      followUp,
+      note: input.note,
     },
-    db,
-  );
+    requestId: context.requestId,
+  });
   return { signedByName: context.staff.name, signedAt: now.toISOString() };
 }
 
@@ -190,15 +187,12 @@ export async function recordSheetPrinted(
   if (input.day > bankDayOf(now)) throw new AppError("VALIDATION", `sheet of ${input.day} printed before the day`, { userMessage: FUTURE_SHEET_MESSAGE });
   const [branch] = await db.select({ id: branches.id }).from(branches).where(eq(branches.id, input.branchId));
   if (!branch) throw new AppError("NOT_FOUND", `branch ${input.branchId} not found`);
-  await recordAuditEvent(
-    {
-      action: reviewAuditActions.reconciliationPrinted,
-      actor: { userId: context.staff.userId, username: context.staff.username },
-      subject: branchDaySubject(branch.id, input.day),
-      branchId: branch.id,
-      details: { day: input.day },
-      requestId: context.requestId,
-    },
-    db,
-  );
+  await recordAuditEvent(db, {
+    action: reviewAuditActions.reconciliationPrinted,
+    actor: { userId: context.staff.userId, username: context.staff.username },
+    subject: branchDaySubject(branch.id, input.day),
+    branchId: branch.id,
+    details: { day: input.day },
+    requestId: context.requestId,
+  });
 }

@@ -68,13 +68,13 @@ async function findInScope(db: Database, scope: BranchScope, id: string) {
 /** Reads the token and records that this supervisor opened it. */
 export async function openReviewTokenDetail(db: Database, context: { staff: Staff; scope: BranchScope; requestId?: string }, id: string): Promise<ReviewTokenDetail> {
   const row = await findInScope(db, context.scope, id);
-  await recordAuditEvent({
+  await recordAuditEvent(db, {
     action: reviewAuditActions.tokenViewed,
     actor: { userId: context.staff.userId, username: context.staff.username },
     subject: { type: "token_request", id },
     branchId: row.branchId,
     requestId: context.requestId,
-  }, db);
+  });
   const [extra] = await db.select().from(tokenRequests).where(eq(tokenRequests.id, id));
   // One token: its state derived afresh from the stored facts, as the live page does (the list
   // shows the watcher's stored state, which may lag by one poll).
@@ -155,17 +155,14 @@ export async function revealIdNumber(
       });
     }
     const idNumber = decryptField(stored.encrypted, `token_requests.id_number:${row.id}`, keys);
-    await recordAuditEvent(
-      {
-        action: reviewAuditActions.idRevealed,
-        actor: { userId: context.staff.userId, username: context.staff.username },
-        subject: { type: "token_request", id: row.id },
-        branchId: row.branchId,
-        details: { reason: input.reason, idType: row.idType },
-        requestId: context.requestId,
-      },
-      tx,
-    );
+    await recordAuditEvent(tx, {
+      action: reviewAuditActions.idRevealed,
+      actor: { userId: context.staff.userId, username: context.staff.username },
+      subject: { type: "token_request", id: row.id },
+      branchId: row.branchId,
+      details: { reason: input.reason, idType: row.idType },
+      requestId: context.requestId,
+    });
     return { idNumber };
   });
 }

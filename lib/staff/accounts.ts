@@ -8,7 +8,6 @@ import type { DbExecutor } from "@/lib/db/types";
 import { clearFailedSignIns } from "@/lib/auth/lockout-store";
 import type { StaffRole } from "@/lib/domain/staff-roles";
 import { revokeAllSessionsOf } from "@/lib/auth/session";
-import { getDb } from "@/lib/db/client";
 import { authAccounts, authUsers, branches, staffProfiles } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { generateTemporaryPassword } from "./passwords";
@@ -77,14 +76,12 @@ function staffQuery(db: DbExecutor) {
     .innerJoin(branches, eq(branches.id, staffProfiles.branchId));
 }
 
-export async function listStaff(): Promise<StaffMember[]> {
-  const db = await getDb();
+export async function listStaff(db: DbExecutor): Promise<StaffMember[]> {
   const rows = await staffQuery(db).orderBy(asc(branches.code), asc(authUsers.name));
   return rows.map(toStaffMember);
 }
 
-export async function countStaff(): Promise<number> {
-  const db = await getDb();
+export async function countStaff(db: DbExecutor): Promise<number> {
   const [row] = await db.select({ total: count() }).from(staffProfiles);
   return row?.total ?? 0;
 }
@@ -95,10 +92,6 @@ export async function findStaffMember(db: DbExecutor, userId: string): Promise<S
   return toStaffMember(row);
 }
 
-export async function getStaffMember(userId: string): Promise<StaffMember> {
-  return findStaffMember(await getDb(), userId);
-}
-
 /**
  * Creates an account that can sign in at once with `password`. Without one, a temporary password
  * is generated (the caller shows it once) and must be replaced at the first sign-in (ADR 0012);
@@ -106,11 +99,11 @@ export async function getStaffMember(userId: string): Promise<StaffMember> {
  * `isDemo` marks the published demo accounts of the local seed.
  */
 export async function createStaffAccount(
+  db: DbExecutor,
   actor: Actor,
   input: CreateStaffInput & { password?: string; isDemo?: boolean },
   requestId?: string,
 ): Promise<{ member: StaffMember; temporaryPassword: string | null }> {
-  const db = await getDb();
   const username = normalizeUsername(input.username);
   if ("userId" in actor) {
     assertDirectGrant(decideGrant({ actorUserId: actor.userId, subjectUserId: null, before: null, after: { role: input.role, branchId: input.branchId } }));
@@ -168,24 +161,21 @@ export async function insertStaffAccount(
   await tx
     .insert(staffProfiles)
     .values({ userId, role: input.role, branchId: branch.id, isDemo: input.isDemo ?? false, mustChangePassword: isTemporary });
-  await recordAuditEvent(
-    {
-      action: "staff.create",
-      actor: actorOf(actor),
-      actorLabel: actorLabelOf(actor),
-      subject: { type: "staff", id: userId },
-      branchId: branch.id,
-      details: {
-        username,
-        after: { name: input.name, role: input.role, branch: branch.code },
-        isDemo: input.isDemo ?? false,
-        mustChangePassword: isTemporary,
-        ...extraDetails,
-      },
-      requestId,
+  await recordAuditEvent(tx, {
+    action: "staff.create",
+    actor: actorOf(actor),
+    actorLabel: actorLabelOf(actor),
+    subject: { type: "staff", id: userId },
+    branchId: branch.id,
+    details: {
+      username,
+      after: { name: input.name, role: input.role, branch: branch.code },
+      isDemo: input.isDemo ?? false,
+      mustChangePassword: isTemporary,
+      ...extraDetails,
     },
-    tx,
-  );
+    requestId,
+  });
   return findStaffMember(tx, userId);
 }
 
@@ -210,8 +200,7 @@ function refuse(internal: string, userMessage: string): AppError {
 }
 
 /** Changes name, role and branch; the audit event holds before and after. */
-export async function updateStaffAccount(actor: Actor, input: UpdateStaffInput, requestId?: string): Promise<StaffMember> {
-  const db = await getDb();
+export async function updateStaffAccount(db: DbExecutor, actor: Actor, input: UpdateStaffInput, requestId?: string): Promise<StaffMember> {
   return db.transaction(async (tx) => {
     const before = await findStaffMember(tx, input.userId);
     const branch = await findBranch(tx, input.branchId);
@@ -264,29 +253,25 @@ export async function applyStaffUpdate(
     .update(staffProfiles)
     .set({ role: input.role, branchId: branch.id, updatedAt: now })
     .where(eq(staffProfiles.userId, input.userId));
-  await recordAuditEvent(
-    {
-      action: "staff.update",
-      actor: actorOf(actor),
-      actorLabel: actorLabelOf(actor),
-      subject: { type: "staff", id: input.userId },
-      branchId: branch.id,
-      details: {
-        username: before.username,
-        before: { name: before.name, role: before.role, branch: before.branch.code },
-        after: { name: input.name, role: input.role, branch: branch.code },
-        ...extraDetails,
-      },
-      requestId,
+  await recordAuditEvent(tx, {
+    action: "staff.update",
+    actor: actorOf(actor),
+    actorLabel: actorLabelOf(actor),
+    subject: { type: "staff", id: input.userId },
+    branchId: branch.id,
+    details: {
+      username: before.username,
+      before: { name: before.name, role: before.role, branch: before.branch.code },
+      after: { name: input.name, role: input.role, branch: branch.code },
+      ...extraDetails,
     },
-    tx,
-  );
+    requestId,
+  });
   return findStaffMember(tx, input.userId);
 }
 
 /** Disabling ends every session of the account at once; enabling lets it sign in again. */
-export async function setStaffDisabled(actor: Actor, userId: string, isDisabled: boolean, requestId?: string): Promise<StaffMember> {
-  const db = await getDb();
+export async function setStaffDisabled(db: DbExecutor, actor: Actor, userId: string, isDisabled: boolean, requestId?: string): Promise<StaffMember> {
   return db.transaction(async (tx) => {
     const before = await findStaffMember(tx, userId);
     if (isDisabled === (before.disabledAt !== null)) return before;
@@ -301,19 +286,16 @@ export async function setStaffDisabled(actor: Actor, userId: string, isDisabled:
       .update(staffProfiles)
       .set({ disabledAt: isDisabled ? now : null, updatedAt: now })
       .where(eq(staffProfiles.userId, userId));
-    const endedSessions = isDisabled ? await revokeAllSessionsOf(userId, tx) : 0;
-    await recordAuditEvent(
-      {
-        action: isDisabled ? "staff.disable" : "staff.enable",
-        actor: actorOf(actor),
-        actorLabel: actorLabelOf(actor),
-        subject: { type: "staff", id: userId },
-        branchId: before.branch.id,
-        details: { username: before.username, ...(isDisabled ? { endedSessions } : {}) },
-        requestId,
-      },
-      tx,
-    );
+    const endedSessions = isDisabled ? await revokeAllSessionsOf(tx, userId) : 0;
+    await recordAuditEvent(tx, {
+      action: isDisabled ? "staff.disable" : "staff.enable",
+      actor: actorOf(actor),
+      actorLabel: actorLabelOf(actor),
+      subject: { type: "staff", id: userId },
+      branchId: before.branch.id,
+      details: { username: before.username, ...(isDisabled ? { endedSessions } : {}) },
+      requestId,
+    });
     return findStaffMember(tx, userId);
   });
 }
@@ -323,8 +305,12 @@ export async function setStaffDisabled(actor: Actor, userId: string, isDisabled:
  * member must replace it at their next sign-in (ADR 0012). The old sessions end and any lock-out
  * is lifted (the usual reason for a reset).
  */
-export async function resetStaffPassword(actor: Actor, userId: string, requestId?: string): Promise<{ member: StaffMember; temporaryPassword: string }> {
-  const db = await getDb();
+export async function resetStaffPassword(
+  db: DbExecutor,
+  actor: Actor,
+  userId: string,
+  requestId?: string,
+): Promise<{ member: StaffMember; temporaryPassword: string }> {
   const temporaryPassword = generateTemporaryPassword();
   const passwordHash = await hashPassword(temporaryPassword);
   const member = await db.transaction(async (tx) => {
@@ -336,28 +322,23 @@ export async function resetStaffPassword(actor: Actor, userId: string, requestId
       .returning({ id: authAccounts.id });
     if (updated.length === 0) throw new AppError("NOT_FOUND", `staff member ${userId} has no password account`);
     await tx.update(staffProfiles).set({ mustChangePassword: true, updatedAt: new Date() }).where(eq(staffProfiles.userId, userId));
-    const endedSessions = await revokeAllSessionsOf(userId, tx);
-    await recordAuditEvent(
-      {
-        action: "staff.password_reset",
-        actor: actorOf(actor),
-        actorLabel: actorLabelOf(actor),
-        subject: { type: "staff", id: userId },
-        branchId: member.branch.id,
-        details: { username: member.username, endedSessions },
-        requestId,
-      },
-      tx,
-    );
+    const endedSessions = await revokeAllSessionsOf(tx, userId);
+    await recordAuditEvent(tx, {
+      action: "staff.password_reset",
+      actor: actorOf(actor),
+      actorLabel: actorLabelOf(actor),
+      subject: { type: "staff", id: userId },
+      branchId: member.branch.id,
+      details: { username: member.username, endedSessions },
+      requestId,
+    });
     return { ...member, mustChangePassword: true };
   });
   await clearFailedSignIns(db, member.username);
   return { member, temporaryPassword };
 }
 
-
-export async function findStaffByUsername(username: string): Promise<StaffMember | null> {
-  const db = await getDb();
+export async function findStaffByUsername(db: DbExecutor, username: string): Promise<StaffMember | null> {
   const [row] = await staffQuery(db).where(eq(authUsers.username, normalizeUsername(username)));
   return row ? toStaffMember(row) : null;
 }

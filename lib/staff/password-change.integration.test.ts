@@ -55,10 +55,10 @@ async function staffOf(cookie: string | undefined) {
 /** An account created the way the admin page creates one: with a generated temporary password. */
 async function newAccountFromAdmin(username: string) {
   // A teller is a grant of customer data: proposed by one administrator, approved by a second (ADR 0020).
-  const proposal = await roleApprovals.proposeOrCreateStaff(adminActor, { username, name: `Test ${username}`, role: "teller", branchId });
+  const proposal = await roleApprovals.proposeOrCreateStaff(await getDb(), adminActor, { username, name: `Test ${username}`, role: "teller", branchId });
   if (proposal.status !== "pending") throw new Error("a teller was created without a second administrator");
-  const second = await staffService.findStaffByUsername("admin.second");
-  const { member, temporaryPassword } = await roleApprovals.approveRoleApproval({ userId: second!.userId, username: second!.username }, proposal.approvalId);
+  const second = await staffService.findStaffByUsername(await getDb(), "admin.second");
+  const { member, temporaryPassword } = await roleApprovals.approveRoleApproval(await getDb(), { userId: second!.userId, username: second!.username }, proposal.approvalId);
   if (!temporaryPassword) throw new Error("no temporary password");
   return { member, temporaryPassword };
 }
@@ -71,7 +71,7 @@ async function profileFlag(userId: string): Promise<boolean | undefined> {
 
 beforeAll(async () => {
   await seedDemoData(await getDb(), { onlyIfEmpty: true });
-  const admin = await staffService.findStaffByUsername("admin");
+  const admin = await staffService.findStaffByUsername(await getDb(), "admin");
   if (!admin) throw new Error("seed made no admin");
   adminActor = { userId: admin.userId, username: admin.username };
   branchId = admin.branch.id;
@@ -86,10 +86,11 @@ afterAll(async () => {
 describe("who holds a temporary password", () => {
   it("not the seeded demo accounts, nor an account created with a password its owner chose (staff:create)", async () => {
     for (const account of demoAccounts) {
-      const member = await staffService.findStaffByUsername(account.username);
+      const member = await staffService.findStaffByUsername(await getDb(), account.username);
       expect(member?.mustChangePassword, account.username).toBe(false);
     }
     const { member, temporaryPassword } = await staffService.createStaffAccount(
+      await getDb(),
       { system: "staff:create" },
       { username: "first.admin", name: "First Admin", role: "admin", branchId, password: "chosen-by-the-operator" },
     );
@@ -104,8 +105,8 @@ describe("who holds a temporary password", () => {
     expect(member.mustChangePassword).toBe(true);
     expect(await profileFlag(member.userId)).toBe(true);
 
-    const teller = await staffService.findStaffByUsername("teller.kumasi");
-    const reset = await staffService.resetStaffPassword(adminActor, teller!.userId);
+    const teller = await staffService.findStaffByUsername(await getDb(), "teller.kumasi");
+    const reset = await staffService.resetStaffPassword(await getDb(), adminActor, teller!.userId);
     expect(reset.member.mustChangePassword).toBe(true);
     expect(await profileFlag(teller!.userId)).toBe(true);
     const { cookie } = await signIn("teller.kumasi", reset.temporaryPassword);
@@ -134,7 +135,7 @@ describe("replacing the temporary password", () => {
     const { cookie } = await signIn("temp.wrong", temporaryPassword);
     const staff = await staffOf(cookie);
     await expect(
-      replaceTemporaryPassword(staff, { currentPassword: "not-the-temporary-one", newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, headersWith(cookie)),
+      replaceTemporaryPassword(await getDb(), staff, { currentPassword: "not-the-temporary-one", newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, headersWith(cookie)),
     ).rejects.toMatchObject({ code: "VALIDATION", fieldErrors: { currentPassword: [expect.stringMatching(/not the temporary password/)] } });
     expect(await profileFlag(member.userId)).toBe(true);
     expect((await signIn("temp.wrong", temporaryPassword)).status).toBe(200);
@@ -147,7 +148,7 @@ describe("replacing the temporary password", () => {
     const { cookie } = await signIn("temp.changed", temporaryPassword);
     const staff = await staffOf(cookie);
 
-    await replaceTemporaryPassword(staff, { currentPassword: temporaryPassword, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, headersWith(cookie), "req-change");
+    await replaceTemporaryPassword(await getDb(), staff, { currentPassword: temporaryPassword, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, headersWith(cookie), "req-change");
 
     expect(await profileFlag(member.userId)).toBe(false);
     // better-auth replaced every session with one fresh session, whose cookie went to the action's answer.
@@ -183,7 +184,7 @@ describe("replacing the temporary password", () => {
     const { cookie } = await signIn("teller.accra", "veridesk-demo");
     const staff = await staffOf(cookie);
     await expect(
-      replaceTemporaryPassword(staff, { currentPassword: "veridesk-demo", newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, headersWith(cookie)),
+      replaceTemporaryPassword(await getDb(), staff, { currentPassword: "veridesk-demo", newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, headersWith(cookie)),
     ).rejects.toMatchObject({ code: "CONFLICT" });
     expect((await signIn("teller.accra", "veridesk-demo")).status).toBe(200);
   });

@@ -3,7 +3,7 @@ import { and, count, eq, ne } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
 import { betterAuthErrorCode, getAuth } from "@/lib/auth/server";
 import type { Staff } from "@/lib/auth/types";
-import { getDb } from "@/lib/db/client";
+import type { DbExecutor } from "@/lib/db/types";
 import { authSessions, staffProfiles } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { passwordMessages, type ChangePasswordInput } from "@/lib/auth/password-rules";
@@ -19,6 +19,7 @@ import { passwordMessages, type ChangePasswordInput } from "@/lib/auth/password-
  * member is asked for a new password once more, which an administrator's reset settles.
  */
 export async function replaceTemporaryPassword(
+  db: DbExecutor,
   staff: Staff,
   input: ChangePasswordInput,
   requestHeaders: Headers,
@@ -29,7 +30,6 @@ export async function replaceTemporaryPassword(
       userMessage: "Your password was changed already. Continue to your home page.",
     });
   }
-  const db = await getDb();
   const [others] = await db
     .select({ total: count() })
     .from(authSessions)
@@ -47,17 +47,14 @@ export async function replaceTemporaryPassword(
 
   await db.transaction(async (tx) => {
     await tx.update(staffProfiles).set({ mustChangePassword: false, updatedAt: new Date() }).where(eq(staffProfiles.userId, staff.userId));
-    await recordAuditEvent(
-      {
-        action: "auth.password_changed",
-        actor: { userId: staff.userId, username: staff.username },
-        subject: { type: "staff", id: staff.userId },
-        branchId: staff.branch.id,
-        details: { reason: "temporary_password", endedOtherSessions: others?.total ?? 0 },
-        requestId,
-      },
-      tx,
-    );
+    await recordAuditEvent(tx, {
+      action: "auth.password_changed",
+      actor: { userId: staff.userId, username: staff.username },
+      subject: { type: "staff", id: staff.userId },
+      branchId: staff.branch.id,
+      details: { reason: "temporary_password", endedOtherSessions: others?.total ?? 0 },
+      requestId,
+    });
   });
 }
 

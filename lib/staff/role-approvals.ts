@@ -4,7 +4,6 @@ import { and, asc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
 import type { DbExecutor } from "@/lib/db/types";
 import type { StaffRole } from "@/lib/domain/staff-roles";
-import { getDb } from "@/lib/db/client";
 import { authUsers, branches, staffRoleApprovals } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { generateTemporaryPassword } from "./passwords";
@@ -28,15 +27,15 @@ export type ProposalOutcome<Applied> = { status: "applied"; result: Applied } | 
 
 /** The admin page's "add staff member": direct, or a proposal when the role needs approval. */
 export async function proposeOrCreateStaff(
+  db: DbExecutor,
   admin: Administrator,
   input: CreateStaffInput,
   requestId?: string,
 ): Promise<ProposalOutcome<{ member: StaffMember; temporaryPassword: string | null }>> {
   const decision = decideGrant({ actorUserId: admin.userId, subjectUserId: null, before: null, after: { role: input.role, branchId: input.branchId } });
-  if (decision.kind === "direct") return { status: "applied", result: await createStaffAccount(admin, input, requestId) };
+  if (decision.kind === "direct") return { status: "applied", result: await createStaffAccount(db, admin, input, requestId) };
   if (decision.kind === "refused") throw new AppError("CONFLICT", `separation of duties: ${decision.reason}`, { userMessage: decision.userMessage });
   const username = normalizeUsername(input.username);
-  const db = await getDb();
   try {
     const approvalId = await db.transaction(async (tx) => {
       const branch = await findBranch(tx, input.branchId);
@@ -67,8 +66,12 @@ export async function proposeOrCreateStaff(
 }
 
 /** The admin page's "save changes" on an account: direct, refused, or a proposal. */
-export async function proposeOrUpdateStaff(admin: Administrator, input: UpdateStaffInput, requestId?: string): Promise<ProposalOutcome<StaffMember>> {
-  const db = await getDb();
+export async function proposeOrUpdateStaff(
+  db: DbExecutor,
+  admin: Administrator,
+  input: UpdateStaffInput,
+  requestId?: string,
+): Promise<ProposalOutcome<StaffMember>> {
   const before = await findStaffMember(db, input.userId);
   const decision = decideGrant({
     actorUserId: admin.userId,
@@ -77,7 +80,7 @@ export async function proposeOrUpdateStaff(admin: Administrator, input: UpdateSt
     after: { role: input.role, branchId: input.branchId },
   });
   if (decision.kind === "refused") throw new AppError("CONFLICT", `separation of duties: ${decision.reason}`, { userMessage: decision.userMessage });
-  if (decision.kind === "direct") return { status: "applied", result: await updateStaffAccount(admin, input, requestId) };
+  if (decision.kind === "direct") return { status: "applied", result: await updateStaffAccount(db, admin, input, requestId) };
   try {
     const approvalId = await db.transaction(async (tx) => {
       const branch = await findBranch(tx, input.branchId);
@@ -131,8 +134,7 @@ export type PendingApproval = {
   proposedAt: Date;
 };
 
-export async function listPendingApprovals(): Promise<PendingApproval[]> {
-  const db = await getDb();
+export async function listPendingApprovals(db: DbExecutor): Promise<PendingApproval[]> {
   const [rows, allBranches] = await Promise.all([
     db.select().from(staffRoleApprovals).where(eq(staffRoleApprovals.status, "pending")).orderBy(asc(staffRoleApprovals.proposedAt)),
     db.select({ id: branches.id, code: branches.code, name: branches.name }).from(branches),
@@ -159,8 +161,7 @@ export async function listPendingApprovals(): Promise<PendingApproval[]> {
  * for someone else. The home page and the menu's badge show it, so a second administrator learns
  * that an approval waits without opening the staff page.
  */
-export async function countWaitingApprovals(adminUserId: string): Promise<{ toDecide: number; ownWaiting: number }> {
-  const db = await getDb();
+export async function countWaitingApprovals(db: DbExecutor, adminUserId: string): Promise<{ toDecide: number; ownWaiting: number }> {
   const [row] = await db
     .select({
       toDecide: sql<number>`count(*) filter (where ${staffRoleApprovals.proposedByUserId} <> ${adminUserId} and (${staffRoleApprovals.subjectUserId} is null or ${staffRoleApprovals.subjectUserId} <> ${adminUserId}))::int`,
@@ -177,11 +178,11 @@ export async function countWaitingApprovals(adminUserId: string): Promise<{ toDe
  * temporary password is returned to the approver, who hands it over.
  */
 export async function approveRoleApproval(
+  db: DbExecutor,
   admin: Administrator,
   approvalId: string,
   requestId?: string,
 ): Promise<{ member: StaffMember; temporaryPassword: string | null }> {
-  const db = await getDb();
   const temporaryPassword = generateTemporaryPassword();
   const passwordHash = await hashPassword(temporaryPassword);
   try {
@@ -234,8 +235,7 @@ export async function approveRoleApproval(
 }
 
 /** A second administrator turns a proposal down; nothing changes. */
-export async function rejectRoleApproval(admin: Administrator, approvalId: string, requestId?: string): Promise<void> {
-  const db = await getDb();
+export async function rejectRoleApproval(db: DbExecutor, admin: Administrator, approvalId: string, requestId?: string): Promise<void> {
   await db.transaction(async (tx) => {
     const approval = await claim(tx, admin, approvalId, "rejected");
     await recordProposalEvent(tx, admin, "staff.approval_rejected", approvalId, approval.branchId, { kind: approval.kind, username: approval.username, proposedBy: approval.proposedByUsername }, requestId);
@@ -243,8 +243,7 @@ export async function rejectRoleApproval(admin: Administrator, approvalId: strin
 }
 
 /** The author withdraws their own proposal. */
-export async function cancelRoleApproval(admin: Administrator, approvalId: string, requestId?: string): Promise<void> {
-  const db = await getDb();
+export async function cancelRoleApproval(db: DbExecutor, admin: Administrator, approvalId: string, requestId?: string): Promise<void> {
   await db.transaction(async (tx) => {
     const approval = await claim(tx, admin, approvalId, "cancelled");
     await recordProposalEvent(tx, admin, "staff.approval_cancelled", approvalId, approval.branchId, { kind: approval.kind, username: approval.username }, requestId);
@@ -300,8 +299,5 @@ async function recordProposalEvent(
   details: Record<string, unknown>,
   requestId?: string,
 ) {
-  await recordAuditEvent(
-    { action, actor: { userId: admin.userId, username: admin.username }, subject: { type: "staff_approval", id: approvalId }, branchId, details, requestId },
-    tx,
-  );
+  await recordAuditEvent(tx, { action, actor: { userId: admin.userId, username: admin.username }, subject: { type: "staff_approval", id: approvalId }, branchId, details, requestId });
 }

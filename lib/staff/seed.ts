@@ -25,7 +25,7 @@ export async function seedDemoData(db: DbExecutor, options: { onlyIfEmpty: boole
     throw new Error("Refusing to seed demo accounts: APP_ENV=production. Create an administrator with `npm run staff:create -- --role admin ...`.");
   }
   const report: SeedReport = { skippedBecauseNotEmpty: false, createdBranches: [], createdAccounts: [], accounts: [] };
-  if (options.onlyIfEmpty && (await countStaff()) > 0) {
+  if (options.onlyIfEmpty && (await countStaff(db)) > 0) {
     report.skippedBecauseNotEmpty = true;
   } else {
     const branchIds = new Map<string, string>();
@@ -35,10 +35,10 @@ export async function seedDemoData(db: DbExecutor, options: { onlyIfEmpty: boole
       branchIds.set(branch.code, branch.id);
     }
     for (const account of demoAccounts) {
-      if (await findStaffByUsername(account.username)) continue;
+      if (await findStaffByUsername(db, account.username)) continue;
       const branchId = branchIds.get(account.branchCode);
       if (!branchId) throw new Error(`demo branch ${account.branchCode} missing`);
-      await createStaffAccount(seedActor, {
+      await createStaffAccount(db, seedActor, {
         username: account.username,
         name: account.name,
         role: account.role,
@@ -50,7 +50,7 @@ export async function seedDemoData(db: DbExecutor, options: { onlyIfEmpty: boole
     }
   }
   for (const account of demoAccounts) {
-    const member = await findStaffByUsername(account.username);
+    const member = await findStaffByUsername(db, account.username);
     if (member?.isDemo && !member.disabledAt) report.accounts.push(account);
   }
   return report;

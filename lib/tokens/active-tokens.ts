@@ -91,19 +91,16 @@ export async function warnOfActiveTokens(
 ): Promise<ActiveTokenSummary[]> {
   const found = await findActiveTokensForCustomer(db, idNumberIndex, now, issuer.branch.id);
   if (found.length === 0) return found;
-  await recordAuditEvent(
-    {
-      action: "token.active_token_warning",
-      actor: { userId: issuer.userId, username: issuer.username },
-      branchId: issuer.branch.id,
-      details: {
-        ownBranchTokenIds: found.flatMap((token) => (token.isOwnBranch ? [token.tokenRequestId] : [])),
-        ownBranchStates: found.flatMap((token) => (token.isOwnBranch ? [token.state] : [])),
-        otherBranchTokens: found.filter((token) => !token.isOwnBranch).length,
-      },
-      requestId,
+  await recordAuditEvent(db, {
+    action: "token.active_token_warning",
+    actor: { userId: issuer.userId, username: issuer.username },
+    branchId: issuer.branch.id,
+    details: {
+      ownBranchTokenIds: found.flatMap((token) => (token.isOwnBranch ? [token.tokenRequestId] : [])),
+      ownBranchStates: found.flatMap((token) => (token.isOwnBranch ? [token.state] : [])),
+      otherBranchTokens: found.filter((token) => !token.isOwnBranch).length,
     },
-    db,
-  );
+    requestId,
+  });
   return found;
 }

@@ -73,14 +73,14 @@ export async function attachTokenFromSms(
   const issuedBy = { userId: attempt.issuedByUserId, username: found.issuerUsername ?? attempt.issuedByUserId };
 
   const recordRefusal = (reason: string) =>
-    recordAuditEvent({
+    recordAuditEvent(db, {
       action: "token.sms_token_refused",
       actor: { userId: attacher.userId, username: attacher.username },
       subject: { type: "token_request", id: tokenRequestId },
       branchId: attempt.branchId,
       details: { token, reason, issuedBy: issuedBy.username },
       requestId,
-    }, db);
+    });
 
   // Two people or none: whoever asked for the token never vouches for the SMS that answers it.
   if (attempt.issuedByUserId === attacher.userId) {
@@ -202,17 +202,14 @@ export async function attachTokenFromSms(
         type: "issue.attached_from_sms",
         details: { requestId, ...signal },
       });
-      await recordAuditEvent(
-        {
-          action: "token.attached_from_sms",
-          actor: attachedBy,
-          subject: { type: "token_request", id: tokenRequestId },
-          branchId: attempt.branchId,
-          details: signal,
-          requestId,
-        },
-        tx,
-      );
+      await recordAuditEvent(tx, {
+        action: "token.attached_from_sms",
+        actor: attachedBy,
+        subject: { type: "token_request", id: tokenRequestId },
+        branchId: attempt.branchId,
+        details: signal,
+        requestId,
+      });
     });
   } catch (error) {
     // Two attachers racing with the same token: the unique index on the token settles it.

@@ -275,17 +275,14 @@ async function settleIssued(
         type: "issue.issued",
         details: { requestId, isSmsSent: answer.smsSentTo !== null, isEmailSent: answer.isEmailSent },
       });
-      await recordAuditEvent(
-        {
-          action: "token.issue",
-          actor: { userId: issuer.userId, username: issuer.username },
-          subject: { type: "token_request", id },
-          branchId: issuer.branch.id,
-          details: { kind: plan.kind, idType: plan.idType, outcome: "issued", token: answer.token },
-          requestId,
-        },
-        tx,
-      );
+      await recordAuditEvent(tx, {
+        action: "token.issue",
+        actor: { userId: issuer.userId, username: issuer.username },
+        subject: { type: "token_request", id },
+        branchId: issuer.branch.id,
+        details: { kind: plan.kind, idType: plan.idType, outcome: "issued", token: answer.token },
+        requestId,
+      });
     });
   } catch (error) {
     // The service issued a token we failed to record: the log line is the last trace of it.
@@ -326,17 +323,14 @@ async function settleFailure(
       type: `issue.${outcome}`,
       details: { requestId, errorCode: failure.code },
     });
-    await recordAuditEvent(
-      {
-        action: "token.issue",
-        actor: { userId: issuer.userId, username: issuer.username },
-        subject: { type: "token_request", id },
-        branchId: issuer.branch.id,
-        details: { kind: plan.kind, idType: plan.idType, outcome, errorCode: failure.code },
-        requestId,
-      },
-      tx,
-    );
+    await recordAuditEvent(tx, {
+      action: "token.issue",
+      actor: { userId: issuer.userId, username: issuer.username },
+      subject: { type: "token_request", id },
+      branchId: issuer.branch.id,
+      details: { kind: plan.kind, idType: plan.idType, outcome, errorCode: failure.code },
+      requestId,
+    });
   });
   deps.log.info({ tokenRequestId: id, kind: plan.kind, outcome, errorCode: failure.code }, "token not issued");
   metrics().tokensIssued.inc({ kind: plan.kind, outcome });

@@ -121,18 +121,15 @@ async function recordRestartRead(
   deps: RestartDependencies,
   requestId?: string,
 ): Promise<void> {
-  await recordAuditEvent(
-    {
-      action: outcome === "refused" ? "token.restart_values_refused" : "token.restart_values_used",
-      actor: { userId: viewer.userId, username: viewer.username },
-      subject: { type: "token_request", id: row.id },
-      branchId: row.branchId,
-      // Field names only: the audit trail never holds a customer's details.
-      details: outcome === "refused" ? { use, reason: "not the issuer" } : { use, fields: outcome.fields },
-      requestId,
-    },
-    deps.db,
-  );
+  await recordAuditEvent(deps.db, {
+    action: outcome === "refused" ? "token.restart_values_refused" : "token.restart_values_used",
+    actor: { userId: viewer.userId, username: viewer.username },
+    subject: { type: "token_request", id: row.id },
+    branchId: row.branchId,
+    // Field names only: the audit trail never holds a customer's details.
+    details: outcome === "refused" ? { use, reason: "not the issuer" } : { use, fields: outcome.fields },
+    requestId,
+  });
 }
 
 export type RestartFormStart<Prefill> = { status: "ready"; prefill: Prefill } | { status: "refused" };

@@ -120,17 +120,14 @@ export function createDrizzleWatcherStore(
           );
         }
         for (const event of outcome.events.filter((candidate) => candidate.type === "state_changed")) {
-          await recordAuditEvent(
-            {
-              action: isFinalState(outcome.state) ? "token.finished" : "token.state_changed",
-              actor: null,
-              actorLabel: "watcher",
-              subject: { type: "token_request", id: watched.id },
-              branchId: watched.branchId,
-              details: event.details,
-            },
-            tx,
-          );
+          await recordAuditEvent(tx, {
+            action: isFinalState(outcome.state) ? "token.finished" : "token.state_changed",
+            actor: null,
+            actorLabel: "watcher",
+            subject: { type: "token_request", id: watched.id },
+            branchId: watched.branchId,
+            details: event.details,
+          });
         }
         return true;
       });

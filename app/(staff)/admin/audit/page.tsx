@@ -51,7 +51,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
   const [{ events, total, pageCount, names }, actions, allStaff] = await Promise.all([
     listAuditTrailPage(await getDb(), scope, filter, page, PAGE_SIZE),
     listAuditActions(await getDb(), scope),
-    listStaff(),
+    listStaff(await getDb()),
   ]);
   const staffOptions = scope.kind === "all" ? allStaff : allStaff.filter((member) => member.branch.id === scope.branchId);
   const filterQuery = new URLSearchParams();

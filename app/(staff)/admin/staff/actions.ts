@@ -4,6 +4,7 @@ import { defineAction } from "@/lib/actions";
 import { approveRoleApproval, cancelRoleApproval, proposeOrCreateStaff, proposeOrUpdateStaff, rejectRoleApproval } from "@/lib/staff/role-approvals";
 import { createStaffSchema, resetPasswordSchema, roleApprovalDecisionSchema, setStaffDisabledSchema, updateStaffSchema } from "@/lib/staff/schemas";
 import { resetStaffPassword, setStaffDisabled } from "@/lib/staff/accounts";
+import { getDb } from "@/lib/db/client";
 
 /**
  * Staff administration. Every change is audited by lib/staff (before/after for role and branch).
@@ -14,7 +15,7 @@ import { resetStaffPassword, setStaffDisabled } from "@/lib/staff/accounts";
 export const createStaffAction = defineAction(
   { name: "staff.create", schema: createStaffSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
-    const outcome = await proposeOrCreateStaff(staff, input, requestId);
+    const outcome = await proposeOrCreateStaff(await getDb(), staff, input, requestId);
     if (outcome.status === "pending") return { status: "pending" as const, approvalId: outcome.approvalId };
     const { member, temporaryPassword } = outcome.result;
     return { status: "created" as const, userId: member.userId, username: member.username, temporaryPassword: temporaryPassword ?? "" };
@@ -24,7 +25,7 @@ export const createStaffAction = defineAction(
 export const updateStaffAction = defineAction(
   { name: "staff.update", schema: updateStaffSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
-    const outcome = await proposeOrUpdateStaff(staff, input, requestId);
+    const outcome = await proposeOrUpdateStaff(await getDb(), staff, input, requestId);
     if (outcome.status === "pending") return { status: "pending" as const, approvalId: outcome.approvalId };
     return { status: "saved" as const, userId: outcome.result.userId };
   },
@@ -33,7 +34,7 @@ export const updateStaffAction = defineAction(
 export const setStaffDisabledAction = defineAction(
   { name: "staff.set_disabled", schema: setStaffDisabledSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
-    const member = await setStaffDisabled(staff, input.userId, input.isDisabled, requestId);
+    const member = await setStaffDisabled(await getDb(), staff, input.userId, input.isDisabled, requestId);
     return { userId: member.userId, isDisabled: member.disabledAt !== null };
   },
 );
@@ -41,7 +42,7 @@ export const setStaffDisabledAction = defineAction(
 export const resetPasswordAction = defineAction(
   { name: "staff.password_reset", schema: resetPasswordSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
-    const { temporaryPassword, member } = await resetStaffPassword(staff, input.userId, requestId);
+    const { temporaryPassword, member } = await resetStaffPassword(await getDb(), staff, input.userId, requestId);
     return { username: member.username, temporaryPassword };
   },
 );
@@ -49,7 +50,7 @@ export const resetPasswordAction = defineAction(
 export const approveRoleChangeAction = defineAction(
   { name: "staff.approval_approve", schema: roleApprovalDecisionSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
-    const { member, temporaryPassword } = await approveRoleApproval(staff, input.approvalId, requestId);
+    const { member, temporaryPassword } = await approveRoleApproval(await getDb(), staff, input.approvalId, requestId);
     return { userId: member.userId, username: member.username, temporaryPassword: temporaryPassword ?? "" };
   },
 );
@@ -57,7 +58,7 @@ export const approveRoleChangeAction = defineAction(
 export const rejectRoleChangeAction = defineAction(
   { name: "staff.approval_reject", schema: roleApprovalDecisionSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
-    await rejectRoleApproval(staff, input.approvalId, requestId);
+    await rejectRoleApproval(await getDb(), staff, input.approvalId, requestId);
     return { approvalId: input.approvalId };
   },
 );
@@ -65,7 +66,7 @@ export const rejectRoleChangeAction = defineAction(
 export const cancelRoleChangeAction = defineAction(
   { name: "staff.approval_cancel", schema: roleApprovalDecisionSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
-    await cancelRoleApproval(staff, input.approvalId, requestId);
+    await cancelRoleApproval(await getDb(), staff, input.approvalId, requestId);
     return { approvalId: input.approvalId };
   },
 );

@@ -12,13 +12,15 @@ import { requirePermission } from "@/lib/auth/pages";
 import { listPendingApprovals } from "@/lib/staff/role-approvals";
 import { canDecide } from "@/lib/staff/separation-of-duties";
 import { listStaff } from "@/lib/staff/accounts";
+import { getDb } from "@/lib/db/client";
 import { approveRoleChangeAction, cancelRoleChangeAction, rejectRoleChangeAction } from "./actions";
 
 export const metadata: Metadata = { title: "Staff accounts" };
 
 export default async function StaffListPage() {
   const admin = await requirePermission("staff.manage");
-  const [staff, approvals] = await Promise.all([listStaff(), listPendingApprovals()]);
+  const db = await getDb();
+  const [staff, approvals] = await Promise.all([listStaff(db), listPendingApprovals(db)]);
   return (
     <>
       <PageHeader

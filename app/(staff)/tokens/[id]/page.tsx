@@ -67,7 +67,7 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
   // A supervisor opening a teller's token is on record (the review pages record the same action).
   if (hasPermission(staff.role, "tokens.export") && !initial.token.isMine) {
     const { row } = await readScopedTokenRequest(db, scope, id);
-    await recordAuditEvent({
+    await recordAuditEvent(db, {
       action: "token.viewed_by_supervisor",
       actor: { userId: staff.userId, username: staff.username },
       subject: { type: "token_request", id },

@@ -9,7 +9,7 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/pages";
 import { isAppError } from "@/lib/errors";
-import { getStaffMember } from "@/lib/staff/accounts";
+import { findStaffMember } from "@/lib/staff/accounts";
 import { listBranches } from "@/lib/staff/branches";
 import { getDb } from "@/lib/db/client";
 import { resetPasswordAction, setStaffDisabledAction, updateStaffAction } from "../actions";
@@ -19,11 +19,12 @@ export const metadata: Metadata = { title: "Staff account" };
 export default async function StaffMemberPage({ params }: { params: Promise<{ userId: string }> }) {
   const staff = await requirePermission("staff.manage");
   const { userId } = await params;
-  const member = await getStaffMember(userId).catch((error: unknown) => {
+  const db = await getDb();
+  const member = await findStaffMember(db, userId).catch((error: unknown) => {
     if (isAppError(error) && error.code === "NOT_FOUND") notFound();
     throw error;
   });
-  const branches = await listBranches(await getDb());
+  const branches = await listBranches(db);
   const isSelf = member.userId === staff.userId;
 
   return (

@@ -18,16 +18,13 @@ export const POST = staffRoute<Promise<{ id: string }>>({ permission: "tokens.vi
   const { row } = await readScopedTokenRequest(db, scope, id);
   await db.transaction(async (tx) => {
     await tx.insert(tokenEvents).values({ tokenRequestId: row.id, type: "slip.printed", details: { byUserId: staff.userId } });
-    await recordAuditEvent(
-      {
-        action: "token.slip_printed",
-        actor: { userId: staff.userId, username: staff.username },
-        subject: { type: "token_request", id: row.id },
-        branchId: row.branchId,
-        requestId,
-      },
-      tx,
-    );
+    await recordAuditEvent(tx, {
+      action: "token.slip_printed",
+      actor: { userId: staff.userId, username: staff.username },
+      subject: { type: "token_request", id: row.id },
+      branchId: row.branchId,
+      requestId,
+    });
   });
   return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
 });
