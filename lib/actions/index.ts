@@ -11,7 +11,7 @@ import { createActionWrapper } from "./wrapper";
  *   "use server";
  *   export const disableStaff = defineAction(
  *     { name: "staff.disable", schema: z.object({ userId: z.uuid() }), permission: "staff.manage" },
- *     async ({ input, staff, requestId }) => setStaffDisabled(staff, input.userId, true, requestId),
+ *     async ({ input, staff, requestId }) => setStaffDisabled(await getDb(), staff, input.userId, true, requestId),
  *   );
  *
  *   // in a client component
