@@ -29,6 +29,7 @@ export function ChangePasswordForm({ username, changePasswordAction }: { usernam
     register,
     handleSubmit,
     setError,
+    setFocus,
     formState: { errors, isSubmitting },
   } = useForm<ChangePasswordInput>({
     resolver: (values) => resolverResultOf<ChangePasswordInput, ChangePasswordInput>(checkChangePassword(values)),
@@ -45,7 +46,7 @@ export function ChangePasswordForm({ username, changePasswordAction }: { usernam
       return;
     }
     if (!result.ok) {
-      const message = applyActionErrors(result, setError, fieldNames);
+      const message = applyActionErrors(result, { setError, setFocus }, fieldNames);
       // A refusal on the fields alone needs no second message above them.
       setFormError(result.code === "VALIDATION" && Object.keys(result.fieldErrors).length > 0 ? undefined : { message: message ?? "The password was not changed.", supportCode: result.requestId });
       return;

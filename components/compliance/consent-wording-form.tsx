@@ -28,6 +28,7 @@ export function ConsentWordingForm({ current, publishAction }: { current: { vers
     register,
     handleSubmit,
     setError,
+    setFocus,
     formState: { errors, isSubmitting },
   } = useForm<Values>({ resolver: zodResolver(formSchema), defaultValues: { text: current.text } });
 
@@ -36,7 +37,7 @@ export function ConsentWordingForm({ current, publishAction }: { current: { vers
     setPublished(undefined);
     const result = await publishAction(values);
     if (!result.ok) {
-      setFormError(applyActionErrors(result, setError, ["text"]));
+      setFormError(applyActionErrors(result, { setError, setFocus }, ["text"]));
       return;
     }
     setPublished(result.data.version);

@@ -10,6 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Input, Select } from "@/components/ui/input";
+import { toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
 import type { ActionResult } from "@/lib/actions/result";
 import type { CustomerRecord, ErasureOnRequestReport } from "@/lib/review/dto";
 import { customerRecordRequestSchema } from "@/lib/review/customer-record-schema";
@@ -34,7 +35,7 @@ const fieldNames = ["idType", "idNumber", "reason"] as const;
 export function CustomerRecordView({ produce, erase }: Props) {
   const [record, setRecord] = useState<CustomerRecord | null>(null);
   const [asked, setAsked] = useState<RequestOutput | null>(null);
-  const [formError, setFormError] = useState<string>();
+  const [formError, setFormError] = useState<FormFailure>();
   const [erasure, setErasure] = useState<{ report?: ErasureOnRequestReport; refusal?: string }>();
   const [erasureReason, setErasureReason] = useState("");
   const [erasureError, setErasureError] = useState<string>();
@@ -50,10 +51,7 @@ export function CustomerRecordView({ produce, erase }: Props) {
     setErasure(undefined);
     const result = await produce(values);
     if (!result.ok) {
-      for (const [field, messages] of Object.entries(result.fieldErrors)) {
-        if ((fieldNames as readonly string[]).includes(field)) form.setError(field as (typeof fieldNames)[number], { message: messages.join(" ") });
-      }
-      setFormError(result.formError);
+      setFormError(toFormFailure(result, form, fieldNames, "No record was produced."));
       setRecord(null);
       return;
     }
@@ -82,7 +80,7 @@ export function CustomerRecordView({ produce, erase }: Props) {
     <div className="flex flex-col gap-6">
       <Card className="no-print">
         <form onSubmit={onSubmit} noValidate aria-label="Find a customer's records" className="flex flex-col gap-4">
-          {formError ? <Alert tone="danger" title="No record produced">{formError}</Alert> : null}
+          {formError ? <Alert tone="danger" title="No record produced">{formError.message}</Alert> : null}
           <fieldset disabled={isSubmitting} className="m-0 grid min-w-0 gap-4 border-0 p-0 sm:grid-cols-[12rem_minmax(0,1fr)]">
             <Field controlId="record-id-type" label="ID type" error={errors.idType?.message}>
               {(describedBy) => (

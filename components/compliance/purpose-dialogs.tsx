@@ -45,6 +45,7 @@ export function PurposeButton({
     register,
     handleSubmit,
     setError,
+    setFocus,
     reset,
     control,
     formState: { errors, isSubmitting },
@@ -55,7 +56,7 @@ export function PurposeButton({
     setFormError(undefined);
     const result = purpose ? await updateAction({ ...values, purposeId: purpose.id }) : await createAction(values);
     if (!result.ok) {
-      setFormError(toFormFailure(result, setError, fieldNames, "The purpose was not saved."));
+      setFormError(toFormFailure(result, { setError, setFocus }, fieldNames, "The purpose was not saved."));
       return;
     }
     if (!purpose) reset();

@@ -10,6 +10,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/input";
 import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
 import type { ActionResult } from "@/lib/actions/result";
 import { reviewIdTypeLabels, reviewIdTypes } from "@/lib/review/filters";
 import { formatDateTime } from "@/lib/bank-time";
@@ -33,7 +34,7 @@ type IdNumberSearchProps = {
  */
 export function IdNumberSearch({ search, detailBase }: IdNumberSearchProps) {
   const [answer, setAnswer] = useState<{ rows: ReviewTokenRow[]; isTruncated: boolean } | null>(null);
-  const [formError, setFormError] = useState<{ message: string; supportCode?: string; hasFieldErrors: boolean } | null>(null);
+  const [formError, setFormError] = useState<FormFailure | null>(null);
   const form = useForm<SearchValues, unknown, SearchOutput>({
     resolver: zodResolver(idNumberSearchSchema),
     defaultValues: { idType: "GHANA_CARD", idNumber: "" },
@@ -44,11 +45,7 @@ export function IdNumberSearch({ search, detailBase }: IdNumberSearchProps) {
     setFormError(null);
     const result = await search(values);
     if (!result.ok) {
-      for (const [field, messages] of Object.entries(result.fieldErrors)) {
-        if (field === "idType" || field === "idNumber") form.setError(field, { message: messages[0] });
-      }
-      const hasFieldErrors = Boolean(result.fieldErrors.idType ?? result.fieldErrors.idNumber);
-      setFormError({ message: result.formError ?? "The search did not run.", supportCode: result.requestId, hasFieldErrors });
+      setFormError(toFormFailure(result, form, ["idType", "idNumber"], "The search did not run."));
       setAnswer(null);
       return;
     }
@@ -116,7 +113,7 @@ export function IdNumberSearch({ search, detailBase }: IdNumberSearchProps) {
         </fieldset>
       </form>
       {formError ? (
-        <Alert tone="danger" title={formError.message} className="mt-3" attention={formError.hasFieldErrors ? undefined : formError} supportCode={formError.supportCode} />
+        <Alert tone="danger" title={formError.message} className="mt-3" {...formFailureAlertProps(formError)} />
       ) : null}
       <div aria-live="polite">
         {answer ? (

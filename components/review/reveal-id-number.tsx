@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/input";
+import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
 import type { ActionResult } from "@/lib/actions/result";
 import { revealIdNumberSchema } from "@/lib/review/reveal-schema";
 
@@ -29,7 +30,7 @@ export function RevealIdNumber({
 }) {
   const [isOpen, setIsOpen] = useState(false);
   const [revealed, setRevealed] = useState<string | null>(null);
-  const [formError, setFormError] = useState<{ message: string; supportCode?: string; hasFieldErrors: boolean } | null>(null);
+  const [formError, setFormError] = useState<FormFailure | null>(null);
   const form = useForm<RevealValues, unknown, RevealOutput>({ resolver: zodResolver(revealIdNumberSchema), defaultValues: { tokenRequestId, reason: "" } });
   const { errors, isSubmitting } = form.formState;
 
@@ -37,8 +38,7 @@ export function RevealIdNumber({
     setFormError(null);
     const result = await reveal(values);
     if (!result.ok) {
-      if (result.fieldErrors.reason) form.setError("reason", { message: result.fieldErrors.reason[0] }, { shouldFocus: true });
-      setFormError({ message: result.formError ?? "The number was not revealed.", supportCode: result.requestId, hasFieldErrors: Boolean(result.fieldErrors.reason) });
+      setFormError(toFormFailure(result, form, ["reason"], "The number was not revealed."));
       return;
     }
     setRevealed(result.data.idNumber);
@@ -91,7 +91,7 @@ export function RevealIdNumber({
             </div>
           </fieldset>
           {formError ? (
-            <Alert tone="danger" title={formError.message} attention={formError.hasFieldErrors ? undefined : formError} supportCode={formError.supportCode} data-testid="reveal-alert" />
+            <Alert tone="danger" title={formError.message} {...formFailureAlertProps(formError)} data-testid="reveal-alert" />
           ) : null}
         </form>
       ) : null}

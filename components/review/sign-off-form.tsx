@@ -43,7 +43,7 @@ export function SignOffForm({
       return;
     }
     if (!result.ok) {
-      setFailure(toFormFailure(result, form.setError, ["note"], "The day was not signed off."));
+      setFailure(toFormFailure(result, form, ["note"], "The day was not signed off."));
       return;
     }
     form.reset({ branchId, day, note: "" });

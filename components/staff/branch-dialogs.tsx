@@ -23,6 +23,7 @@ export function AddBranchButton({ createAction }: { createAction: CreateBranchAc
     register,
     handleSubmit,
     setError,
+    setFocus,
     reset,
     formState: { errors, isSubmitting },
   } = useForm<z.input<typeof createBranchSchema>, unknown, z.output<typeof createBranchSchema>>({
@@ -34,7 +35,7 @@ export function AddBranchButton({ createAction }: { createAction: CreateBranchAc
     setFormError(undefined);
     const result = await createAction(values);
     if (!result.ok) {
-      setFormError(toFormFailure(result, setError, ["code", "name"], "The branch was not added."));
+      setFormError(toFormFailure(result, { setError, setFocus }, ["code", "name"], "The branch was not added."));
       return;
     }
     reset();
@@ -80,6 +81,7 @@ export function RenameBranchButton({ branch, renameAction }: { branch: { id: str
     register,
     handleSubmit,
     setError,
+    setFocus,
     formState: { errors, isSubmitting },
   } = useForm<z.input<typeof renameBranchSchema>, unknown, z.output<typeof renameBranchSchema>>({
     resolver: zodResolver(renameBranchSchema),
@@ -90,7 +92,7 @@ export function RenameBranchButton({ branch, renameAction }: { branch: { id: str
     setFormError(undefined);
     const result = await renameAction(values);
     if (!result.ok) {
-      setFormError(toFormFailure(result, setError, ["name"], "The branch was not renamed."));
+      setFormError(toFormFailure(result, { setError, setFocus }, ["name"], "The branch was not renamed."));
       return;
     }
     setOpen(false);

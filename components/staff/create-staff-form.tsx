@@ -30,6 +30,7 @@ export function CreateStaffForm({ branches, createAction }: { branches: BranchOp
     register,
     handleSubmit,
     setError,
+    setFocus,
     reset,
     control,
     formState: { errors, isSubmitting },
@@ -43,7 +44,7 @@ export function CreateStaffForm({ branches, createAction }: { branches: BranchOp
     setFormError(undefined);
     const result = await createAction(values);
     if (!result.ok) {
-      setFormError(toFormFailure(result, setError, ["username", "name", "role", "branchId"], "The account was not created."));
+      setFormError(toFormFailure(result, { setError, setFocus }, ["username", "name", "role", "branchId"], "The account was not created."));
       return;
     }
     if (result.data.status === "pending") setProposed(values.username);

@@ -31,6 +31,7 @@ export function EditStaffForm({
     register,
     handleSubmit,
     setError,
+    setFocus,
     reset,
     formState: { errors, isSubmitting, isDirty },
   } = useForm<Values, unknown, z.output<typeof updateStaffSchema>>({
@@ -42,7 +43,7 @@ export function EditStaffForm({
     setNotice(undefined);
     const result = await updateAction(values);
     if (!result.ok) {
-      const failure = toFormFailure(result, setError, ["name", "role", "branchId"], "The changes were not saved.");
+      const failure = toFormFailure(result, { setError, setFocus }, ["name", "role", "branchId"], "The changes were not saved.");
       setNotice({ tone: "danger", text: failure.message, failure });
       return;
     }

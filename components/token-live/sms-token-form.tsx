@@ -10,7 +10,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { applyServerFieldErrors } from "@/components/tokens/form-errors";
+import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/actions/form-errors";
 
 export type AttachSmsTokenAction = (input: AttachSmsTokenInput) => Promise<ActionResult<{ tokenRequestId: string; token: string }>>;
 
@@ -32,7 +32,7 @@ export function SmsTokenForm({
   /** Fetches the token afresh: it is live now, and the page polls it again. */
   onAttached: () => Promise<unknown>;
 }) {
-  const [formError, setFormError] = useState<{ message: string; requestId?: string } | null>(null);
+  const [formError, setFormError] = useState<FormFailure | null>(null);
   const form = useForm<AttachSmsTokenInput, unknown, AttachSmsTokenInput>({
     resolver: zodResolver(attachSmsTokenSchema),
     defaultValues: { tokenRequestId, token: "" },
@@ -45,12 +45,13 @@ export function SmsTokenForm({
     setFormError(null);
     const result = await action(values).catch(() => null);
     if (result === null) {
-      setFormError({ message: "Veridesk did not answer (connection lost). Nothing may have changed: try again." });
+      setFormError({ message: "Veridesk did not answer (connection lost). Nothing may have changed: try again.", hasFieldErrors: false });
       return;
     }
     if (!result.ok) {
-      applyServerFieldErrors(form, result.fieldErrors, fieldNames);
-      if (Object.keys(result.fieldErrors).length === 0) setFormError({ message: result.formError ?? "The token was not attached.", requestId: result.requestId });
+      const failure = toFormFailure(result, form, fieldNames, "The token was not attached.");
+      // A field's own message says it all: the alert is for what no field shows.
+      if (!failure.hasFieldErrors) setFormError(failure);
       return;
     }
     await onAttached();
@@ -81,7 +82,7 @@ export function SmsTokenForm({
         </Field>
         <TypedToken value={typed} />
         {formError ? (
-          <Alert tone="danger" title="The token was not attached" attention={formError} supportCode={formError.requestId}>
+          <Alert tone="danger" title="The token was not attached" {...formFailureAlertProps(formError)}>
             <p>{formError.message}</p>
           </Alert>
         ) : null}

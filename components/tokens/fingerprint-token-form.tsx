@@ -20,7 +20,7 @@ import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { CarriedValue, useCarriedFields } from "./carried-value";
-import { applyServerFieldErrors, focusFirstInvalid } from "./form-errors";
+import { applyActionErrors, focusFirstInvalid } from "@/lib/actions/form-errors";
 import { GhanaCardInput } from "./ghana-card-input";
 import { IssueFeedback } from "./issue-feedback";
 import { IssueProgress } from "./issue-progress";
@@ -85,7 +85,9 @@ export function FingerprintTokenForm({
     applyFieldErrors: (fieldErrors) => {
       // A kept field the server could not fill becomes an input again, its message under it.
       flushSync(() => carried.drop(Object.keys(fieldErrors)));
-      applyServerFieldErrors(form, fieldErrors, fieldNames);
+      // A message for a field this form does not show goes above the buttons, not lost.
+      const unplaced = applyActionErrors({ fieldErrors }, form, fieldNames);
+      if (unplaced) form.setError("root.server", { type: "server", message: unplaced });
     },
   });
   const isBusy = issuing.isBusy;

@@ -30,7 +30,7 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { CarriedValue, useCarriedFields } from "./carried-value";
 import { DateOfBirthInput } from "./date-of-birth-input";
-import { applyServerFieldErrors, focusFirstInvalid } from "./form-errors";
+import { applyActionErrors, focusFirstInvalid } from "@/lib/actions/form-errors";
 import { GhanaCardInput } from "./ghana-card-input";
 import { IssueFeedback } from "./issue-feedback";
 import { IssueProgress } from "./issue-progress";
@@ -44,7 +44,7 @@ type FieldName = Path<RemoteTokenFormInput>;
 
 const allIdFields = Object.values(idFieldsByType).flat() as IdFieldName[];
 /** Every field, in the order the page shows them (focus goes to the first with an error). */
-const fieldNames: readonly string[] = [
+const fieldNames: readonly FieldName[] = [
   "purpose",
   "idType",
   ...allIdFields,
@@ -154,7 +154,9 @@ export function RemoteTokenForm({
     applyFieldErrors: (fieldErrors) => {
       // A kept field the server could not fill becomes an input again, its message under it.
       flushSync(() => carried.drop(Object.keys(fieldErrors)));
-      applyServerFieldErrors(form, fieldErrors, fieldNames);
+      // A message for a field this form does not show goes above the buttons, not lost.
+      const unplaced = applyActionErrors({ fieldErrors }, form, fieldNames);
+      if (unplaced) form.setError("root.server", { type: "server", message: unplaced });
     },
   });
   const submit = (values: RemoteTokenValues, options?: { allowDuplicate?: boolean }) => issuing.submit({ ...values, ...carried.submission() }, options);

@@ -1,28 +1,44 @@
-import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
+import type { FieldValues, Path, UseFormSetError, UseFormSetFocus } from "react-hook-form";
 import type { ActionFailure } from "./result";
 
+/** What of a react-hook-form form the mapper needs (a `useForm()` result fits). */
+export type FormErrorTarget<Values extends FieldValues> = { setError: UseFormSetError<Values>; setFocus: UseFormSetFocus<Values> };
+
 /**
- * Puts a failed action's field errors on the react-hook-form fields they name (every message of a
- * field, joined) and returns the message for the whole form. Field paths the form does not
- * have go to the form message, so nothing the server said is lost.
+ * The one way server field errors reach a form. Puts a failed action's field errors on the
+ * react-hook-form fields they name (every message of a field, joined), focuses the first of them
+ * in page order, and returns the message for the whole form. Field paths the form does not have
+ * go to the form message, so nothing the server said is lost.
  */
 export function applyActionErrors<Values extends FieldValues>(
-  failure: ActionFailure,
-  setError: UseFormSetError<Values>,
-  fieldNames: readonly Path<Values>[],
+  failure: Pick<ActionFailure, "fieldErrors" | "formError">,
+  form: FormErrorTarget<Values>,
+  fieldsInPageOrder: readonly Path<Values>[],
 ): string | undefined {
   const unplaced: string[] = [];
-  let isFirst = true;
   for (const [field, messages] of Object.entries(failure.fieldErrors)) {
-    if ((fieldNames as readonly string[]).includes(field)) {
-      setError(field as Path<Values>, { type: "server", message: messages.join(" ") }, { shouldFocus: isFirst });
-      isFirst = false;
+    if ((fieldsInPageOrder as readonly string[]).includes(field)) {
+      form.setError(field as Path<Values>, { type: "server", message: messages.join(" ") });
     } else {
       unplaced.push(...messages);
     }
   }
+  focusFirstInvalid(form, Object.keys(failure.fieldErrors), fieldsInPageOrder);
   const formMessage = [failure.formError, ...unplaced].filter(Boolean).join(" ");
   return formMessage || undefined;
+}
+
+/**
+ * Focuses the first field with an error in page order. react-hook-form's own choice follows the
+ * order fields registered in, which differs from the page when fields render inside components.
+ */
+export function focusFirstInvalid<Values extends FieldValues>(
+  form: Pick<FormErrorTarget<Values>, "setFocus">,
+  invalidNames: readonly string[],
+  fieldsInPageOrder: readonly Path<Values>[],
+): void {
+  const first = fieldsInPageOrder.find((name) => invalidNames.includes(name));
+  if (first) form.setFocus(first);
 }
 
 /** What a form shows above its buttons after a failed action: the message, the support code. */
@@ -40,12 +56,12 @@ export type FormFailure = {
  */
 export function toFormFailure<Values extends FieldValues>(
   failure: ActionFailure,
-  setError: UseFormSetError<Values>,
-  fieldNames: readonly Path<Values>[],
+  form: FormErrorTarget<Values>,
+  fieldsInPageOrder: readonly Path<Values>[],
   fallbackMessage: string,
 ): FormFailure {
-  const hasFieldErrors = Object.keys(failure.fieldErrors).some((field) => (fieldNames as readonly string[]).includes(field));
-  const message = applyActionErrors(failure, setError, fieldNames) ?? fallbackMessage;
+  const hasFieldErrors = Object.keys(failure.fieldErrors).some((field) => (fieldsInPageOrder as readonly string[]).includes(field));
+  const message = applyActionErrors(failure, form, fieldsInPageOrder) ?? fallbackMessage;
   return { message, supportCode: failure.requestId, hasFieldErrors };
 }
 
