@@ -1,14 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db/client";
 import type { OpenedDatabase } from "@/lib/db/types";
 import { auditEvents, tokenEvents, tokenRequests, upstreamCallBudget } from "@/lib/db/schema";
-import { createScratchPglite, createScratchPostgres } from "@/test/kit/database";
+import { makeScratchDatabase, openScratchDatabase, type UnopenedScratchDatabase } from "@/test/kit/database";
 import { createUpstreamClient } from "@/lib/upstream";
 import type { UpstreamClient } from "@/lib/upstream";
 import { createDrizzleWatcherStore } from "./drizzle-store";
@@ -110,12 +106,16 @@ function watcherAt(db: OpenedDatabase["db"], clock: { now: Date }) {
 }
 
 describe("the watcher on PGlite with the sandbox", () => {
-  const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "veridesk-watcher-"));
-  const dataDir = path.join(tempDir, "pglite");
-  afterAll(() => fs.rmSync(tempDir, { recursive: true, force: true }));
+  let scratch: UnopenedScratchDatabase;
+  beforeAll(async () => {
+    scratch = await makeScratchDatabase({ driver: "pglite", name: "watcher" });
+  });
+  afterAll(async () => {
+    await scratch?.destroy();
+  });
 
   it("follows open tokens to their outcome with nobody watching, and a restarted process takes over", async () => {
-    let opened = await openDatabase({ pgliteDataDir: dataDir, label: "watcher test, first process" });
+    let opened = await scratch.open("watcher test, first process");
     const clock = { now: new Date() };
     const [succeeds, inProgress, fails, waits] = await seedIssuedTokens(opened.db, 4, clock.now);
     const tokens = [succeeds!, inProgress!, fails!, waits!];
@@ -138,7 +138,7 @@ describe("the watcher on PGlite with the sandbox", () => {
     await opened.close();
 
     // Second process on the same database: it clears the dead leases at start (as boot does) and carries on.
-    opened = await openDatabase({ pgliteDataDir: dataDir, label: "watcher test, second process" });
+    opened = await scratch.open("watcher test, second process");
     const store = createDrizzleWatcherStore(opened.db);
     await store.clearAllLeases();
     const second = watcherAt(opened.db, clock);
@@ -198,7 +198,7 @@ async function expectEachTokenPolledOnce(open: () => Promise<OpenedDatabase[]>):
 
 describe("two watchers on one database", () => {
   it("PGlite (one process): each due token is polled once", async () => {
-    const scratch = await createScratchPglite("veridesk-watcher-pair-");
+    const scratch = await openScratchDatabase({ driver: "pglite", name: "watcher-pair" });
     try {
       await expectEachTokenPolledOnce(async () => [scratch.opened, scratch.opened]);
     } finally {
@@ -208,10 +208,10 @@ describe("two watchers on one database", () => {
 
   const testDatabaseUrl = process.env.TEST_DATABASE_URL;
   it.runIf(testDatabaseUrl)("PostgreSQL (two connection pools, as two instances): each due token is polled once", async () => {
-    const scratch = await createScratchPostgres(testDatabaseUrl!, "veridesk_watcher");
+    const scratch = await openScratchDatabase({ driver: "postgres", name: "watcher" });
     try {
       await expectEachTokenPolledOnce(async () => {
-        const second = await openDatabase({ ...scratch.connection, pgliteDataDir: "unused", label: "watcher pair B" });
+        const second = await scratch.openAgain("watcher pair B");
         return [scratch.opened, second];
       });
     } finally {
@@ -274,7 +274,7 @@ async function expectBudgetSharedAndViewsRecorded(open: () => Promise<OpenedData
 
 describe("the provider budget and the viewers on the database", () => {
   it("PGlite", async () => {
-    const scratch = await createScratchPglite("veridesk-watcher-budget-");
+    const scratch = await openScratchDatabase({ driver: "pglite", name: "watcher-budget" });
     try {
       await expectBudgetSharedAndViewsRecorded(async () => [scratch.opened, scratch.opened]);
     } finally {
@@ -284,10 +284,10 @@ describe("the provider budget and the viewers on the database", () => {
 
   const testDatabaseUrl = process.env.TEST_DATABASE_URL;
   it.runIf(testDatabaseUrl)("PostgreSQL (two connection pools, as two instances)", async () => {
-    const scratch = await createScratchPostgres(testDatabaseUrl!, "veridesk_budget");
+    const scratch = await openScratchDatabase({ driver: "postgres", name: "budget" });
     try {
       await expectBudgetSharedAndViewsRecorded(async () => {
-        const second = await openDatabase({ ...scratch.connection, pgliteDataDir: "unused", label: "budget B" });
+        const second = await scratch.openAgain("budget B");
         return [scratch.opened, second];
       });
     } finally {

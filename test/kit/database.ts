@@ -33,6 +33,11 @@ export type ScratchDatabase = {
    * own as TEST_DATABASE_URL's user, on PGlite (one user, the owner) the test's own connection.
    */
   asOwner(statements: string[]): Promise<void>;
+  /**
+   * PostgreSQL: a second connection pool on the same database, as a second instance of the app
+   * would have; the caller closes it. PGlite refuses (one process opens a directory once).
+   */
+  openAgain(label?: string): Promise<OpenedDatabase>;
   destroy(): Promise<void>;
 };
 
@@ -128,6 +133,7 @@ export async function createScratchPglite(prefix = "veridesk-review-"): Promise<
     asOwner: async (statements) => {
       for (const statement of statements) await opened.db.execute(sql.raw(statement));
     },
+    openAgain: () => Promise.reject(new Error("openAgain: a PGlite directory is opened once per process; share `opened` instead")),
     destroy: async () => {
       await opened.close();
       fs.rmSync(tempDir, { recursive: true, force: true });
@@ -146,6 +152,7 @@ export async function createScratchPostgres(baseUrl: string, prefix = "veridesk_
     label: DRIVER_LABELS.postgres,
     connection: { databaseUrl: scratchPostgresSettings(baseUrl, name).databaseUrl },
     asOwner: (statements) => runAsOwner(withDatabase(baseUrl, name), statements),
+    openAgain: (label = "scratch database, second pool") => openDatabase({ ...scratchPostgresSettings(baseUrl, name), pgliteDataDir: "unused", label }),
     destroy: async () => {
       await opened.close();
       await dropScratchDatabase(baseUrl, name);
