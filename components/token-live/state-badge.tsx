@@ -1,6 +1,7 @@
 import { Ban, CheckCircle2, CircleHelp, Clock, Loader2, TimerOff, XCircle, type LucideIcon } from "lucide-react";
 import { cn } from "@/components/ui/cn";
 import { tokenStateLabelFor, type TokenStateName } from "@/lib/tokens/state";
+import type { TokenKind } from "@/lib/domain/token-kinds";
 
 const looks: Record<TokenStateName, { icon: LucideIcon; className: string; spin?: boolean }> = {
   waiting: { icon: Clock, className: "border-info-600 bg-info-50 text-info-700" },
@@ -21,7 +22,7 @@ export function StateBadge({
 }: {
   state: TokenStateName;
   /** A fingerprint token waits for a customer already at the counter: its words say so. */
-  kind?: "fingerprint" | "remote";
+  kind?: TokenKind;
   size?: "md" | "lg";
   className?: string;
 }) {

@@ -2,13 +2,14 @@ import { tokenStateLabels, type TokenStateName } from "@/lib/tokens/state";
 import { formatDateTime } from "@/lib/bank-time";
 import { PrintedTime } from "./printed-time";
 import { StateBadge } from "./state-badge";
+import type { TokenKind } from "@/lib/domain/token-kinds";
 
 export type VerificationSlipData = {
   bankName: string;
   branchName: string;
   tellerName: string;
   token: string;
-  kind: "fingerprint" | "remote";
+  kind: TokenKind;
   idTypeLabel: string;
   maskedIdNumber: string;
   reference: string;

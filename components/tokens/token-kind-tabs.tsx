@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Fingerprint, Send } from "lucide-react";
 import { cn } from "@/components/ui/cn";
+import type { TokenKind } from "@/lib/domain/token-kinds";
 
 const kinds = [
   { kind: "fingerprint", href: "/tokens/new/fingerprint", label: "Fingerprint", hint: "Customer is at the counter", icon: Fingerprint },
@@ -8,7 +9,7 @@ const kinds = [
 ] as const;
 
 /** Switches between the two token forms; the current one is marked for screen readers too. */
-export function TokenKindTabs({ current }: { current: "fingerprint" | "remote" }) {
+export function TokenKindTabs({ current }: { current: TokenKind }) {
   return (
     <nav aria-label="Kind of token" className="mb-6 grid grid-cols-2 gap-3">
       {kinds.map(({ kind, href, label, hint, icon: Icon }) => {

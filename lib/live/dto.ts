@@ -1,4 +1,5 @@
 import type { OutcomeUnknownReason, TokenStateName } from "@/lib/tokens/state";
+import type { TokenKind } from "@/lib/domain/token-kinds";
 
 /**
  * What the browser receives about a token: built on the server from the database alone (never from
@@ -9,7 +10,6 @@ import type { OutcomeUnknownReason, TokenStateName } from "@/lib/tokens/state";
  * Types only, no runtime code: both the poll route and the client components import them.
  */
 
-export type TokenKind = "fingerprint" | "remote";
 export type LiveIdType = "GHANA_CARD" | "VOTER" | "PASSPORT" | "DRIVER_LICENCE";
 
 export type LiveTokenEvent = {

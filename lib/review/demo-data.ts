@@ -8,6 +8,7 @@
  */
 import type { TokenStateName } from "@/lib/tokens/state";
 import { TOKEN_LIFETIME_MS } from "@/lib/tokens/lifetime";
+import type { TokenKind } from "@/lib/domain/token-kinds";
 
 export type DemoBranchPlan = { code: string; name: string };
 export type DemoTellerPlan = { key: string; username: string; name: string; branchCode: string; skill: number };
@@ -22,7 +23,7 @@ export type DemoToken = {
   index: number;
   tellerKey: string;
   branchCode: string;
-  kind: "fingerprint" | "remote";
+  kind: TokenKind;
   idType: DemoIdType;
   /** In canonical form, as the issuing code stores it (GHA-123456789-0). */
   idNumber: string;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { formatDay } from "@/lib/bank-time";
 import { ID_TYPES, idTypeLabels } from "@/lib/domain/id-types";
 import { TOKEN_STATES as tokenStates, tokenStateLabels } from "@/lib/domain/token-states";
+import { TOKEN_KINDS } from "@/lib/domain/token-kinds";
 import { isoDaySchema, maxPageNumber, queryTextSchema, uuidSchema } from "@/lib/validation/query-values";
 
 /**
@@ -19,7 +20,7 @@ export type ReviewState = (typeof reviewStates)[number];
 
 export const reviewStateLabels: Record<ReviewState, string> = { ...tokenStateLabels, not_issued: "Not issued" };
 
-export const reviewKinds = ["fingerprint", "remote"] as const;
+export const reviewKinds = TOKEN_KINDS;
 export const reviewKindLabels: Record<(typeof reviewKinds)[number], string> = {
   fingerprint: "Fingerprint",
   remote: "Remote",

@@ -3,6 +3,7 @@ import { auditActionLabel } from "@/lib/audit/actions";
 import { formatDay } from "@/lib/bank-time";
 import { outcomeUnknownNextStep } from "./failure-reason";
 import { reviewIdTypeLabels, reviewStateLabels, type ReviewState } from "./filters";
+import type { TokenKind } from "@/lib/domain/token-kinds";
 
 /**
  * History and audit entries as plain sentences with staff names ("Ama Mensah issued token
@@ -69,7 +70,7 @@ const tokensWord = (count: unknown) => (typeof count === "number" ? `${count} to
 export type HistoryContext = {
   tellerName: string;
   token: string | null;
-  kind: "fingerprint" | "remote";
+  kind: TokenKind;
   /** Staff usernames recorded in events (the SMS recovery) → their names. */
   namesByUsername: Record<string, string>;
 };

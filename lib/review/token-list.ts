@@ -13,6 +13,7 @@ import { bankDayRange } from "./time";
 import { failureReasonOf } from "./failure-reason";
 import { reviewStateSql, stateCondition, tokenRequests } from "./token-columns";
 import type { ReviewTokenRow } from "./dto";
+import type { TokenKind } from "@/lib/domain/token-kinds";
 
 /**
  * The supervisor's token list: filtered, sorted and paged in the database (never in the browser),
@@ -94,7 +95,7 @@ const rowColumns = {
 type RawRow = {
   id: string;
   token: string | null;
-  kind: "fingerprint" | "remote";
+  kind: TokenKind;
   idType: keyof typeof reviewIdTypeLabels;
   idNumberLast4: string | null;
   reference: string | null;

@@ -1,3 +1,5 @@
+import type { TokenKind } from "@/lib/domain/token-kinds";
+
 /**
  * What the issuing forms receive from the server: plain data, no server module, so the client
  * components that show it import this file only.
@@ -13,7 +15,7 @@ export type ActiveTokenSummary =
   | {
       isOwnBranch: true;
       tokenRequestId: string;
-      kind: "fingerprint" | "remote";
+      kind: TokenKind;
       idType: string;
       /**
        * Where it stands: waiting for the customer, started by them (no result yet), or still being

@@ -20,6 +20,7 @@ import { warnOfActiveTokens } from "./active-tokens";
 import type { IssueTokenResult } from "./dto";
 import { isErrorCode, outcomeOfFailure, presentedCode } from "./issue-outcome";
 import { expiryOf } from "./lifetime";
+import type { TokenKind } from "@/lib/domain/token-kinds";
 
 /**
  * Issuing a token, with nothing lost and nothing doubled (ADR 0005):
@@ -73,7 +74,7 @@ type ServiceAnswer = { token: string; message?: string; smsSentTo: string | null
 
 /** Everything about one submit that differs between the two kinds of token. */
 type IssuePlan = {
-  kind: "fingerprint" | "remote";
+  kind: TokenKind;
   idType: IdType;
   idNumber: string;
   dateOfBirth?: string;

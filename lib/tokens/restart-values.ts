@@ -21,6 +21,7 @@ import {
   type RemoteRestartPrefill,
 } from "./restart-fields";
 import { deriveTokenState, restartableTokenStates, type FollowPolicy } from "./state";
+import type { TokenKind } from "@/lib/domain/token-kinds";
 
 /**
  * "New token for this customer" (ADR 0038): a token that ended without verifying the customer
@@ -35,7 +36,7 @@ import { deriveTokenState, restartableTokenStates, type FollowPolicy } from "./s
  * fields, never a value.
  */
 
-export type RestartKind = "fingerprint" | "remote";
+export type RestartKind = TokenKind;
 
 /** Who restarts: enough to check scope and issuer, and to name them in the audit trail. */
 export type RestartViewer = { userId: string; username: string; role: StaffRole; scope: BranchScope };

@@ -10,6 +10,7 @@ import { displayContact, displayIdNumber } from "@/lib/pii/erasure-note";
 import { decryptField, maskEmail, maskIdNumber, type PiiKeys } from "@/lib/pii";
 import { idTypeLabels, type IdType } from "@/lib/validation/token-form-shape";
 import { isErrorCode, userMessageForFailure } from "./issue-outcome";
+import type { TokenKind } from "@/lib/domain/token-kinds";
 
 /**
  * What pages and routes may know about a token request: masked identifiers, no ciphertexts, no
@@ -20,7 +21,7 @@ export type TokenOutcomeView = "pending" | "issued" | "outcome_unknown" | "rejec
 
 export type TokenRequestSummary = {
   id: string;
-  kind: "fingerprint" | "remote";
+  kind: TokenKind;
   idType: IdType;
   idTypeLabel: string;
   maskedIdNumber: string;

@@ -1,5 +1,6 @@
 import type { FingerprintTokenRequest, RemoteTokenRequest } from "@/lib/upstream/types";
 import type { FingerprintTokenForm, RemoteTokenForm } from "./token-form-shape";
+import type { TokenKind } from "@/lib/domain/token-kinds";
 
 /**
  * The one mapping between the forms and the service's field names, both ways: form values to the
@@ -83,7 +84,7 @@ export type MappedServiceErrors = {
  * ("ghanacardnumber must match…"); the teller sees the message under the field they typed.
  */
 export function mapServiceFieldErrors(
-  kind: "fingerprint" | "remote",
+  kind: TokenKind,
   serviceErrors: Record<string, string[]> | undefined,
 ): MappedServiceErrors {
   const byServiceField = kind === "remote" ? remoteFormFieldByServiceField : fingerprintFormFieldByServiceField;
