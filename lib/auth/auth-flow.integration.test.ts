@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { removeScratchProcessDatabase } from "@/test/kit/process-database";
 
 /**
  * Sign-in, lock-out and session rules through better-auth's real HTTP handler and our session
@@ -10,12 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // Before any app module reads the settings (lib/logger reads them at import).
 await vi.hoisted(async () => {
-  const { tmpdir } = await import("node:os");
-  process.env.PGLITE_DATA_DIR = `${tmpdir()}/veridesk-auth-flow-${process.pid}-${Date.now()}`;
-  process.env.APP_ENV = "test";
-  process.env.LOG_LEVEL = "silent";
-  process.env.SESSION_IDLE_MINUTES = "30";
-  process.env.SESSION_MAX_HOURS = "12";
+  const { useScratchProcessDatabase } = await import("@/test/kit/process-database");
+  useScratchProcessDatabase("auth-flow", { SESSION_IDLE_MINUTES: "30", SESSION_MAX_HOURS: "12" });
 });
 
 const { closeDb, getDb } = await import("@/lib/db/client");
@@ -72,8 +68,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeDb();
-  fs.rmSync(process.env.PGLITE_DATA_DIR!, { recursive: true, force: true });
-  fs.rmSync(`${process.env.PGLITE_DATA_DIR}.lock`, { force: true });
+  removeScratchProcessDatabase();
 });
 
 describe("signing in", () => {

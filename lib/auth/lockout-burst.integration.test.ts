@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { removeScratchProcessDatabase } from "@/test/kit/process-database";
 
 /**
  * The lock-out under a parallel burst, through better-auth's real handler, on PGlite and (when
@@ -9,11 +9,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
  */
 
 await vi.hoisted(async () => {
-  const { tmpdir } = await import("node:os");
-  process.env.PGLITE_DATA_DIR = `${tmpdir()}/veridesk-lockout-burst-${process.pid}-${Date.now()}`;
-  process.env.APP_ENV = "test";
-  process.env.LOG_LEVEL = "silent";
-  process.env.TRUSTED_PROXY_HOPS = "1";
+  const { useScratchProcessDatabase } = await import("@/test/kit/process-database");
+  useScratchProcessDatabase("lockout-burst", { TRUSTED_PROXY_HOPS: "1" });
 });
 
 const { closeDb, getDb } = await import("@/lib/db/client");
@@ -22,7 +19,7 @@ const { handleAuthRequest } = await import("./server");
 const staffService = await import("@/lib/staff/accounts");
 const staffBranches = await import("@/lib/staff/branches");
 const { appUrl } = await import("@/lib/env");
-const { createScratchPostgres, queryRows } = await import("@/test/kit/database");
+const { openScratchDatabase, queryRows } = await import("@/test/kit/database");
 
 const PASSWORD = "correct-horse-battery";
 
@@ -92,8 +89,7 @@ async function burstScenarios(branchCode: string) {
 
 afterAll(async () => {
   await closeDb();
-  fs.rmSync(process.env.PGLITE_DATA_DIR!, { recursive: true, force: true });
-  fs.rmSync(`${process.env.PGLITE_DATA_DIR}.lock`, { force: true });
+  removeScratchProcessDatabase();
 });
 
 describe("lock-out under a parallel burst", () => {
@@ -103,7 +99,7 @@ describe("lock-out under a parallel burst", () => {
 
   const testDatabaseUrl = process.env.TEST_DATABASE_URL;
   it.runIf(testDatabaseUrl)("PostgreSQL: at most 5 guesses checked, a right password inside the burst refused", async () => {
-    const scratch = await createScratchPostgres(testDatabaseUrl!, "veridesk_lockout");
+    const scratch = await openScratchDatabase({ driver: "postgres", name: "lockout" });
     const previous = globals.verideskDatabase;
     globals.verideskDatabase = Promise.resolve(scratch.opened);
     globals.verideskAuth = undefined;

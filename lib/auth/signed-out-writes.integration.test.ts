@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { removeScratchProcessDatabase } from "@/test/kit/process-database";
 
 /**
  * Signed-out failed sign-ins cannot grow the tables without bound: a burst
@@ -10,11 +10,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
  */
 
 await vi.hoisted(async () => {
-  const { tmpdir } = await import("node:os");
-  process.env.PGLITE_DATA_DIR = `${tmpdir()}/veridesk-signed-out-writes-${process.pid}-${Date.now()}`;
-  process.env.APP_ENV = "test";
-  process.env.LOG_LEVEL = "silent";
-  process.env.TRUSTED_PROXY_HOPS = "1";
+  const { useScratchProcessDatabase } = await import("@/test/kit/process-database");
+  useScratchProcessDatabase("signed-out-writes", { TRUSTED_PROXY_HOPS: "1" });
 });
 
 const { closeDb, getDb } = await import("@/lib/db/client");
@@ -44,8 +41,7 @@ async function countRows(table: typeof signInThrottles | typeof auditEvents, whe
 
 afterAll(async () => {
   await closeDb();
-  fs.rmSync(process.env.PGLITE_DATA_DIR!, { recursive: true, force: true });
-  fs.rmSync(`${process.env.PGLITE_DATA_DIR}.lock`, { force: true });
+  removeScratchProcessDatabase();
 });
 
 describe("signed-out failed sign-ins", () => {

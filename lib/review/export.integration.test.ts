@@ -1,7 +1,7 @@
-import fs from "node:fs";
 import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { removeScratchProcessDatabase } from "@/test/kit/process-database";
 
 /**
  * The export's memory, guarded without timing anything (ADR 0013; the figures are in
@@ -13,10 +13,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // Before any app module reads the settings (lib/logger reads them at import).
 await vi.hoisted(async () => {
-  const { tmpdir } = await import("node:os");
-  process.env.PGLITE_DATA_DIR = `${tmpdir()}/veridesk-export-${process.pid}-${Date.now()}`;
-  process.env.APP_ENV = "test";
-  process.env.LOG_LEVEL = "silent";
+  const { useScratchProcessDatabase } = await import("@/test/kit/process-database");
+  useScratchProcessDatabase("export");
 });
 
 const { closeDb, getDb } = await import("@/lib/db/client");
@@ -29,7 +27,7 @@ const { planDemoData } = await import("./demo-data");
 const { writeDemoData } = await import("./demo-data-writer");
 const { exportPageSize, readExportPages } = await import("./export-rows");
 const { parseCsv } = await import("@/test/kit/csv");
-const { createScratchPostgres, queryRows, scratchPiiKeys } = await import("@/test/kit/database");
+const { openScratchDatabase, queryRows, scratchPiiKeys } = await import("@/test/kit/database");
 
 type Database = Awaited<ReturnType<typeof getDb>>;
 
@@ -77,8 +75,7 @@ beforeAll(async () => {
 afterAll(async () => {
   vi.restoreAllMocks();
   await closeDb();
-  fs.rmSync(process.env.PGLITE_DATA_DIR!, { recursive: true, force: true });
-  fs.rmSync(`${process.env.PGLITE_DATA_DIR}.lock`, { force: true });
+  removeScratchProcessDatabase();
 });
 
 function exportRequest(query = ""): Promise<Response> {
@@ -179,7 +176,7 @@ defineKeysetTests("PGlite", async () => ({ db: await getDb(), close: async () =>
 const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 describe.runIf(Boolean(testDatabaseUrl))("on PostgreSQL", () => {
   defineKeysetTests("PostgreSQL", async () => {
-    const scratch = await createScratchPostgres(testDatabaseUrl!, "veridesk_export");
+    const scratch = await openScratchDatabase({ driver: "postgres", name: "export" });
     const plan = planDemoData({ now: new Date("2026-11-20T11:00:00.000Z"), totalTokens: 600 });
     await writeDemoData(scratch.opened.db, plan, { keys: scratchPiiKeys(), withEvents: false, existingTellers: {} });
     return { db: scratch.opened.db, close: () => scratch.destroy() };

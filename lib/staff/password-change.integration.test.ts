@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { removeScratchProcessDatabase } from "@/test/kit/process-database";
 
 /**
  * Forced password change at next sign-in (ADR 0012) through better-auth's real sign-in handler,
@@ -10,10 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // Before any app module reads the settings (lib/logger reads them at import).
 await vi.hoisted(async () => {
-  const { tmpdir } = await import("node:os");
-  process.env.PGLITE_DATA_DIR = `${tmpdir()}/veridesk-password-change-${process.pid}-${Date.now()}`;
-  process.env.APP_ENV = "test";
-  process.env.LOG_LEVEL = "silent";
+  const { useScratchProcessDatabase } = await import("@/test/kit/process-database");
+  useScratchProcessDatabase("password-change");
 });
 
 const { closeDb, getDb } = await import("@/lib/db/client");
@@ -79,8 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeDb();
-  fs.rmSync(process.env.PGLITE_DATA_DIR!, { recursive: true, force: true });
-  fs.rmSync(`${process.env.PGLITE_DATA_DIR}.lock`, { force: true });
+  removeScratchProcessDatabase();
 });
 
 describe("who holds a temporary password", () => {

@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { removeScratchProcessDatabase } from "@/test/kit/process-database";
 
 /**
  * Maker-checker for grants of customer data (ADR 0020) through the use cases, on a fresh embedded
@@ -10,10 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
  */
 
 await vi.hoisted(async () => {
-  const { tmpdir } = await import("node:os");
-  process.env.PGLITE_DATA_DIR = `${tmpdir()}/veridesk-role-approvals-${process.pid}-${Date.now()}`;
-  process.env.APP_ENV = "test";
-  process.env.LOG_LEVEL = "silent";
+  const { useScratchProcessDatabase } = await import("@/test/kit/process-database");
+  useScratchProcessDatabase("role-approvals");
 });
 
 const { closeDb, getDb } = await import("@/lib/db/client");
@@ -50,8 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeDb();
-  fs.rmSync(process.env.PGLITE_DATA_DIR!, { recursive: true, force: true });
-  fs.rmSync(`${process.env.PGLITE_DATA_DIR}.lock`, { force: true });
+  removeScratchProcessDatabase();
 });
 
 describe("creating an account with a customer-data role", () => {
