@@ -1,12 +1,13 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { permissionsOf } from "@/lib/auth/permissions";
 import type { Staff } from "@/lib/auth/types";
 import { eraseCustomerDataOnRequest } from "@/lib/review/customer-record";
 import type { Database } from "@/lib/db/types";
-import { authUsers, branches, tokenRequests } from "@/lib/db/schema";
+import { tokenRequests } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { createScratchPglite, createScratchPostgres, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
+import { aBranch, aStaffMember } from "@/test/kit/builders";
+import { forEachDatabase, openScratchDatabase, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import type { UpstreamClient } from "@/lib/upstream";
 import { remoteSubmission } from "@/test/kit/submissions";
 import { attachTokenFromSms, type SmsTokenAttacher } from "./attach-sms-token";
@@ -34,18 +35,18 @@ function defineErasureRaceTests(createDatabase: () => Promise<ScratchDatabase>) 
   beforeAll(async () => {
     scratch = await createDatabase();
     db = scratch.opened.db;
-    const [branch] = await db.insert(branches).values({ code: "KUM", name: "Kumasi – Adum" }).returning();
-    for (const username of ["teller.kumasi", "supervisor.kumasi"]) {
-      await db.insert(authUsers).values({ id: `id-${username}`, name: username, email: `${username}@staff.invalid`, username });
+    const branch = await aBranch(db, { code: "KUM", name: "Kumasi – Adum" });
+    for (const [role, username] of [["teller", "teller.kumasi"], ["supervisor", "supervisor.kumasi"]] as const) {
+      await aStaffMember(db, { role, branchId: branch.id, username, userId: `id-${username}` });
     }
-    teller = { userId: "id-teller.kumasi", username: "teller.kumasi", branch: { id: branch!.id, name: branch!.name } };
-    supervisor = { userId: "id-supervisor.kumasi", username: "supervisor.kumasi", scope: { kind: "branch", branchId: branch!.id } };
+    teller = { userId: "id-teller.kumasi", username: "teller.kumasi", branch: { id: branch.id, name: branch.name } };
+    supervisor = { userId: "id-supervisor.kumasi", username: "supervisor.kumasi", scope: { kind: "branch", branchId: branch.id } };
     recordsOfficer = {
       userId: "id-supervisor.kumasi",
       username: "supervisor.kumasi",
       name: "supervisor.kumasi",
       role: "supervisor",
-      branch: { id: branch!.id, code: "KUM", name: branch!.name },
+      branch: { id: branch.id, code: "KUM", name: branch.name },
       permissions: permissionsOf("supervisor"),
       session: { id: "s", idleExpiresAt: new Date(Date.now() + 60_000), absoluteExpiresAt: new Date(Date.now() + 60_000) },
     };
@@ -139,10 +140,4 @@ function defineErasureRaceTests(createDatabase: () => Promise<ScratchDatabase>) 
   });
 }
 
-const postgresUrl = process.env.TEST_DATABASE_URL;
-
-describe("an erasure on request while the service is asked, on PGlite", () => defineErasureRaceTests(() => createScratchPglite("veridesk-erasure-race-")));
-
-describe.skipIf(!postgresUrl)("an erasure on request while the service is asked, on PostgreSQL", () =>
-  defineErasureRaceTests(() => createScratchPostgres(postgresUrl!, "veridesk_erasure_race")),
-);
+forEachDatabase("an erasure on request while the service is asked", (driver) => defineErasureRaceTests(() => openScratchDatabase({ driver, name: "erasure-race" })));

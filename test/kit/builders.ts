@@ -29,8 +29,8 @@ export async function aBranch(db: DbExecutor, overrides: Partial<typeof branches
 }
 
 /** An auth user and its staff profile (no password: sign-in tests go through better-auth instead). */
-export async function aStaffMember(db: DbExecutor, options: { role: StaffRole; branchId: string; username?: string; displayName?: string }) {
-  const userId = randomUUID();
+export async function aStaffMember(db: DbExecutor, options: { role: StaffRole; branchId: string; username?: string; displayName?: string; userId?: string }) {
+  const userId = options.userId ?? randomUUID();
   const username = options.username ?? `staff.${nextSuffix().toLowerCase()}`;
   await db.insert(authUsers).values({ id: userId, name: options.displayName ?? username, email: `${username}@staff.invalid`, username, displayUsername: username });
   const [profile] = await db.insert(staffProfiles).values({ userId, role: options.role, branchId: options.branchId }).returning();
