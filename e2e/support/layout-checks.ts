@@ -10,6 +10,10 @@ import type { Page } from "@playwright/test";
  *   `[data-scroll-hint]` beside it, components/ui/table-frame.tsx);
  * - text over text: two sibling elements whose displayed text boxes intersect (text clipped away
  *   by an overflow box, fixed and sticky layers, and screen-reader-only text do not count);
+ * - text wider than its own box: text that runs past the border of the element laying it out (its
+ *   nearest ancestor that is not inline: a badge, a table cell, a card), e.g. a badge's words past
+ *   its rounded border or a no-wrap ID number past its cell, unless that element scrolls sideways
+ *   or cuts the text with an ellipsis on purpose (text cut with no ellipsis counts);
  * - a token code broken over lines: an element marked `data-token-code` whose text takes more
  *   than one line;
  * - a date in a second format: visible text with 2026-11-24 or 11/25/2026 (the bank's one format
@@ -149,6 +153,40 @@ function checkLayout(page: Page): Promise<string[]> {
           }
         }
       }
+    }
+
+    // ── Text wider than its own box ────────────────────────────────────────────────────────────
+    // Each text node is laid out by its nearest ancestor that is not inline (display: inline or
+    // contents): that box's border is where the text must end.
+    const layoutBoxOf = (element: Element): Element => {
+      let current: Element | null = element;
+      while (current && current !== document.body && ["inline", "contents"].includes(getComputedStyle(current).display)) current = current.parentElement;
+      return current ?? document.body;
+    };
+    const overflowing = new Map<Element, number>();
+    const textWalker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = textWalker.nextNode(); node; node = textWalker.nextNode()) {
+      const owner = node.parentElement;
+      if (!owner || !(node.textContent ?? "").trim() || owner.closest("script, style, noscript, svg, select, option, textarea")) continue;
+      if (!isDisplayed(owner)) continue;
+      const box = layoutBoxOf(owner);
+      if (box === document.body || !isDisplayed(box)) continue;
+      const style = getComputedStyle(box);
+      // A box that scrolls sideways shows the rest on a scroll; an ellipsis says on purpose that text is cut.
+      if (style.overflowX === "auto" || style.overflowX === "scroll") continue;
+      if (style.overflowX !== "visible" && style.textOverflow === "ellipsis") continue;
+      const edges = box.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const rect of range.getClientRects()) {
+        if (rect.width === 0) continue;
+        const past = Math.max(rect.right - edges.right, edges.left - rect.left);
+        if (past > 1) overflowing.set(box, Math.max(past, overflowing.get(box) ?? 0));
+      }
+    }
+    for (const [box, past] of overflowing) {
+      const cut = getComputedStyle(box).overflowX !== "visible";
+      defects.push(`text wider than its own box on ${location.pathname}: ${describe(box)} runs ${Math.round(past)} px past its border${cut ? ", cut off with no ellipsis" : ""}`);
     }
 
     // ── Token codes broken over lines ──────────────────────────────────────────────────────────
