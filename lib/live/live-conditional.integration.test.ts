@@ -3,8 +3,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/types";
 import { namedReadsKey } from "@/lib/db/prepared";
-import { authUsers, branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
-import { createScratchPglite, createScratchPostgres, type ScratchDatabase } from "@/test/kit/database";
+import { authUsers, tokenEvents, tokenRequests } from "@/lib/db/schema";
+import { aBranch, aStaffMember } from "@/test/kit/builders";
+import { DRIVER_LABELS, openScratchDatabase, scratchDrivers, type ScratchDatabase } from "@/test/kit/database";
 import { defaultFollowPolicy } from "@/lib/tokens/state";
 import { getLiveTokenIfChanged } from "./token-detail";
 import { listTodayTokensSince } from "./today-list";
@@ -35,10 +36,8 @@ function defineConditionalTests(label: string, createScratch: () => Promise<Scra
     /** From here on, tokens are made in and listed for a new branch with a teller of its own. */
     async function moveToANewBranch(code: string): Promise<void> {
       const db = scratch.opened.db;
-      const [branch] = await db.insert(branches).values({ code, name: `Conditional ${code}` }).returning();
-      branchId = branch!.id;
-      userId = randomUUID();
-      await db.insert(authUsers).values({ id: userId, name: "Ama Teller", email: `${userId}@staff.invalid`, username: `c${userId.slice(0, 6)}` });
+      branchId = (await aBranch(db, { code, name: `Conditional ${code}` })).id;
+      userId = (await aStaffMember(db, { role: "teller", branchId, displayName: "Ama Teller" })).userId;
       viewer = { userId, scope: { kind: "branch", branchId } };
       otherViewer = { userId: randomUUID(), scope: { kind: "branch", branchId } };
     }
@@ -276,9 +275,7 @@ function defineConditionalTests(label: string, createScratch: () => Promise<Scra
   });
 }
 
-defineConditionalTests("PGlite", () => createScratchPglite("veridesk-conditional-"));
-const testDatabaseUrl = process.env.TEST_DATABASE_URL;
-if (testDatabaseUrl) defineConditionalTests("PostgreSQL", () => createScratchPostgres(testDatabaseUrl, "veridesk_conditional"));
+for (const driver of scratchDrivers()) defineConditionalTests(DRIVER_LABELS[driver], () => openScratchDatabase({ driver, name: "conditional" }));
 
 /** The database with every `select` noted by the keys of what it selects: which statements a call made. */
 function recordingSelects(db: Database, selected: string[][] = []): { db: Database; selected: string[][] } {
