@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authUsers, branches, tokenRequests, verificationPurposes } from "@/lib/db/schema";
-import { createScratchPglite, createScratchPostgres, queryRows, type ScratchDatabase } from "@/test/kit/database";
+import { tokenRequests, verificationPurposes } from "@/lib/db/schema";
+import { aBranch, aStaffMember } from "@/test/kit/builders";
+import { DRIVER_LABELS, openScratchDatabase, queryRows, scratchDrivers, type ScratchDatabase } from "@/test/kit/database";
 import { unshownTokenColumns } from "@/lib/db/shown-version";
 
 /**
@@ -30,10 +31,8 @@ function defineShownVersionTests(label: string, createScratch: () => Promise<Scr
       scratch = await createScratch();
       const db = scratch.opened.db;
       for (const [side, code] of [["base", "SVB"], ["other", "SVO"]] as const) {
-        const [branch] = await db.insert(branches).values({ code, name: `Shown version ${code}` }).returning();
-        refs[side].branchId = branch!.id;
-        const userId = refs[side].userId;
-        await db.insert(authUsers).values({ id: userId, name: `Teller ${code}`, email: `${userId}@staff.invalid`, username: `s${userId.slice(0, 6)}` });
+        refs[side].branchId = (await aBranch(db, { code, name: `Shown version ${code}` })).id;
+        await aStaffMember(db, { role: "teller", branchId: refs[side].branchId, userId: refs[side].userId, displayName: `Teller ${code}` });
         const [purpose] = await db
           .insert(verificationPurposes)
           .values({ name: `Shown version purpose ${code}`, allowsFingerprint: true, allowsRemote: true, remoteIdTypes: ["GHANA_CARD"] })
@@ -167,6 +166,4 @@ function defineShownVersionTests(label: string, createScratch: () => Promise<Scr
   });
 }
 
-defineShownVersionTests("PGlite", () => createScratchPglite("veridesk-shown-version-"));
-const testDatabaseUrl = process.env.TEST_DATABASE_URL;
-if (testDatabaseUrl) defineShownVersionTests("PostgreSQL", () => createScratchPostgres(testDatabaseUrl, "veridesk_shown_version"));
+for (const driver of scratchDrivers()) defineShownVersionTests(DRIVER_LABELS[driver], () => openScratchDatabase({ driver, name: "shown-version" }));
