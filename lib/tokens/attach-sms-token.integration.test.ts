@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createActionWrapper, type ActionLogger } from "@/lib/actions/wrapper";
 import { permissionsOf } from "@/lib/auth/permissions";
 import type { StaffRole } from "@/lib/domain/staff-roles";
 import type { Staff } from "@/lib/auth/types";
 import type { Database } from "@/lib/db/types";
-import { auditEvents, authUsers, branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
+import { auditEvents, authUsers, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { decryptField } from "@/lib/pii";
-import { createScratchPglite, createScratchPostgres, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
+import { aBranch, aStaffMember } from "@/test/kit/builders";
+import { forEachDatabase, openScratchDatabase, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { createUpstreamClient, type UpstreamClient } from "@/lib/upstream";
 import { toRemoteTokenRequest } from "@/lib/validation/remote-token-payload";
 import { smsTokenMessages } from "@/lib/validation/sms-token";
@@ -65,16 +66,21 @@ function defineAttachTests(createDatabase: () => Promise<ScratchDatabase>) {
   beforeAll(async () => {
     scratch = await createDatabase();
     db = scratch.opened.db;
-    const [kumasi] = await db.insert(branches).values({ code: "KUM", name: "Kumasi – Adum" }).returning();
-    const [accra] = await db.insert(branches).values({ code: "ACC", name: "Accra – Head Office" }).returning();
-    for (const username of ["teller.kumasi", "supervisor.kumasi", "teller.accra", "supervisor.accra"]) {
-      await db.insert(authUsers).values({ id: `id-${username}`, name: username, email: `${username}@staff.invalid`, username });
+    const kumasi = await aBranch(db, { code: "KUM", name: "Kumasi – Adum" });
+    const accra = await aBranch(db, { code: "ACC", name: "Accra – Head Office" });
+    for (const [role, username, branch] of [
+      ["teller", "teller.kumasi", kumasi],
+      ["supervisor", "supervisor.kumasi", kumasi],
+      ["teller", "teller.accra", accra],
+      ["supervisor", "supervisor.accra", accra],
+    ] as const) {
+      await aStaffMember(db, { role, username, branchId: branch.id, userId: `id-${username}` });
     }
     const teller = (username: string, branch: { id: string; name: string }): TokenIssuer => ({ userId: `id-${username}`, username, branch: { id: branch.id, name: branch.name } });
     const supervisor = (username: string, branchId: string): SmsTokenAttacher => ({ userId: `id-${username}`, username, scope: { kind: "branch", branchId } });
     people = {
-      kumasi: { branchId: kumasi!.id, teller: teller("teller.kumasi", kumasi!), supervisor: supervisor("supervisor.kumasi", kumasi!.id) },
-      accra: { branchId: accra!.id, teller: teller("teller.accra", accra!), supervisor: supervisor("supervisor.accra", accra!.id) },
+      kumasi: { branchId: kumasi.id, teller: teller("teller.kumasi", kumasi), supervisor: supervisor("supervisor.kumasi", kumasi.id) },
+      accra: { branchId: accra.id, teller: teller("teller.accra", accra), supervisor: supervisor("supervisor.accra", accra.id) },
     };
     sandbox = await startSandbox({ port: 0, apiKey: API_KEY });
     sandboxService = createUpstreamClient({
@@ -317,10 +323,4 @@ function defineAttachTests(createDatabase: () => Promise<ScratchDatabase>) {
   });
 }
 
-const postgresUrl = process.env.TEST_DATABASE_URL;
-
-describe("entering the token from the customer's SMS, on PGlite", () => defineAttachTests(() => createScratchPglite("veridesk-attach-")));
-
-describe.skipIf(!postgresUrl)("entering the token from the customer's SMS, on PostgreSQL", () =>
-  defineAttachTests(() => createScratchPostgres(postgresUrl!, "veridesk_attach")),
-);
+forEachDatabase("entering the token from the customer's SMS", (driver) => defineAttachTests(() => openScratchDatabase({ driver, name: "attach" })));
