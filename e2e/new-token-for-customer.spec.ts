@@ -8,6 +8,7 @@ import { newCustomer, secretFormsOf, type TestCustomer } from "./support/custome
 import { callsSince, clearFaults, injectFault, markCalls, upstreamPaths } from "./support/sandbox";
 import { expect, test } from "./support/session";
 import { attestAndSubmit, attestConsent, fillContact, openRemoteForm, shownToken } from "./support/token-forms";
+import { remoteSubmissionOptions } from "@/test/kit/submission-options";
 
 /**
  * "New token for this customer" (ADR 0038). The earlier token's details are its issuer's alone:
@@ -134,13 +135,7 @@ test("only the issuer starts a new token from a failed one: a colleague at the b
   const direct = await callServerAction(colleagueApi, remoteActionRef, {
     idType: "GHANA_CARD",
     purpose: "Account opening",
-    sendSms: true,
-    skipInstructions: false,
-    captureLocation: false,
-    captureHomeAddress: false,
-    livenessOnly: false,
-    consentAttested: true,
-    consentWordingVersion: 1,
+    ...remoteSubmissionOptions,
     idempotencyKey: crypto.randomUUID(),
     allowDuplicate: true,
     restartFrom: id,

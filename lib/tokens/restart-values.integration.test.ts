@@ -15,7 +15,7 @@ import { remoteTokenActionSchema } from "@/lib/validation/token-forms";
 import { issueRemoteToken, issuerFromStaff, type IssueOverrides } from "./issue-token";
 import { restartMessages } from "./restart-fields";
 import { restartViewerOf, startRestartForm, withRestartValues, type RestartOverrides } from "./restart-values";
-import { newGhanaCardNumber, remoteSubmission } from "@/test/kit/submissions";
+import { newGhanaCardNumber, remoteSubmission, remoteSubmissionOptions } from "@/test/kit/submissions";
 
 /**
  * "New token for this customer" (ADR 0038): the earlier token's details are the issuer's alone,
@@ -93,13 +93,7 @@ function defineRestartTests(createDatabase: () => Promise<ScratchDatabase>) {
   const restartingSubmit = (from: string, carriedFields: string[], typed: Record<string, unknown> = {}) => ({
     idType: "GHANA_CARD" as const,
     purpose: "KYC refresh",
-    sendSms: true,
-    skipInstructions: false,
-    captureLocation: false,
-    captureHomeAddress: false,
-    livenessOnly: false,
-    consentAttested: true,
-    consentWordingVersion: 1,
+    ...remoteSubmissionOptions,
     idempotencyKey: randomUUID(),
     allowDuplicate: false,
     restartFrom: from,

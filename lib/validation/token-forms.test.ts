@@ -6,19 +6,14 @@ import { checkFingerprintTokenForm, checkRemoteTokenForm } from "./token-form-ru
 import { deliveryMessage, emptyRemoteTokenForm, ID_TYPES, idNumberOf, idTypeMessage, type RemoteTokenFormInput } from "./token-form-shape";
 import { fingerprintTokenActionSchema, fingerprintTokenFormSchema, remoteTokenActionSchema, remoteTokenFormSchema } from "./token-forms";
 import { mapServiceFieldErrors, toFingerprintTokenRequest, toRemoteTokenRequest } from "./remote-token-payload";
+import { remoteSubmissionOptions } from "@/test/kit/submission-options";
 
 const common = {
   phoneNumber: "+233 24 123 4567",
   referenceId: "",
   purpose: "Account opening",
   email: "",
-  sendSms: true,
-  skipInstructions: false,
-  captureLocation: false,
-  captureHomeAddress: false,
-  livenessOnly: false,
-  consentAttested: true,
-  consentWordingVersion: 1,
+  ...remoteSubmissionOptions,
 };
 
 function fieldErrorsOf(schema: z.ZodType, input: unknown): Record<string, string[]> {

@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { fingerprintTokenActionSchema, remoteTokenActionSchema } from "@/lib/validation/token-forms";
+import { remoteSubmissionOptions } from "./submission-options";
+
+export { remoteSubmissionOptions } from "./submission-options";
 
 /**
  * Valid token submissions for tests of the issuing use cases, as the forms send them: consent
@@ -20,13 +23,7 @@ export function remoteSubmission(overrides: Record<string, unknown> = {}) {
     referenceId: "0241234567",
     purpose: "KYC refresh",
     email: "",
-    sendSms: true,
-    skipInstructions: false,
-    captureLocation: false,
-    captureHomeAddress: false,
-    livenessOnly: false,
-    consentAttested: true,
-    consentWordingVersion: 1,
+    ...remoteSubmissionOptions,
     idempotencyKey: randomUUID(),
     ...overrides,
   });
