@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createActionWrapper } from "@/lib/actions/wrapper";
 import { permissionsOf } from "@/lib/auth/permissions";
 import type { StaffRole } from "@/lib/domain/staff-roles";
 import type { Staff } from "@/lib/auth/types";
 import type { Database } from "@/lib/db/types";
-import { authUsers, branches, tokenRequests } from "@/lib/db/schema";
+import { tokenRequests } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { decryptField, type PiiKeys } from "@/lib/pii";
-import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
+import { aBranch, aStaffMember } from "@/test/kit/builders";
+import { forEachDatabase, openScratchDatabase, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import type { UpstreamClient } from "@/lib/upstream";
 import { remoteTokenActionSchema } from "@/lib/validation/token-forms";
 import { issueRemoteToken, issuerFromStaff, type IssueOverrides } from "./issue-token";
@@ -106,11 +107,11 @@ function defineRestartTests(createDatabase: () => Promise<ScratchDatabase>) {
     db = scratch.opened.db;
     keys = scratchPiiKeys();
     service = scriptedService();
-    const [kumasi] = await db.insert(branches).values({ code: "KRS", name: "Kumasi – Restart" }).returning();
-    const [accra] = await db.insert(branches).values({ code: "ARS", name: "Accra – Restart" }).returning();
+    const kumasi = await aBranch(db, { code: "KRS", name: "Kumasi – Restart" });
+    const accra = await aBranch(db, { code: "ARS", name: "Accra – Restart" });
     const member = async (key: keyof typeof staff, role: StaffRole, branch: { id: string; code: string; name: string }) => {
       const userId = `restart-${key}`;
-      await db.insert(authUsers).values({ id: userId, name: `Restart ${key}`, email: `${userId}@staff.invalid`, username: `restart.${key}` });
+      await aStaffMember(db, { role, branchId: branch.id, userId, username: `restart.${key}`, displayName: `Restart ${key}` });
       staff[key] = {
         userId,
         username: `restart.${key}`,
@@ -121,10 +122,10 @@ function defineRestartTests(createDatabase: () => Promise<ScratchDatabase>) {
         session: { id: "s", idleExpiresAt: new Date(), absoluteExpiresAt: new Date() },
       };
     };
-    await member("issuer", "teller", kumasi!);
-    await member("colleague", "teller", kumasi!);
-    await member("accra", "teller", accra!);
-    await member("supervisor", "supervisor", kumasi!);
+    await member("issuer", "teller", kumasi);
+    await member("colleague", "teller", kumasi);
+    await member("accra", "teller", accra);
+    await member("supervisor", "supervisor", kumasi);
   }, 120_000);
 
   afterAll(async () => {
@@ -256,11 +257,4 @@ function defineRestartTests(createDatabase: () => Promise<ScratchDatabase>) {
   });
 }
 
-describe("restart values on PGlite", () => {
-  defineRestartTests(() => createScratchPglite("veridesk-restart-"));
-});
-
-const testDatabaseUrl = process.env.TEST_DATABASE_URL;
-describe.runIf(testDatabaseUrl)("restart values on PostgreSQL", () => {
-  defineRestartTests(() => createScratchPostgres(testDatabaseUrl!, "veridesk_restart"));
-});
+forEachDatabase("restart values", (driver) => defineRestartTests(() => openScratchDatabase({ driver, name: "restart" })));
