@@ -5,9 +5,10 @@ import { permissionsOf } from "@/lib/auth/permissions";
 import type { StaffRole } from "@/lib/domain/staff-roles";
 import type { Staff } from "@/lib/auth/types";
 import type { Database } from "@/lib/db/types";
-import { authUsers, tokenRequests } from "@/lib/db/schema";
+import { tokenRequests } from "@/lib/db/schema";
 import { demoKnownCustomer, planDemoData } from "@/lib/review/demo-data";
 import { writeDemoData } from "@/lib/review/demo-data-writer";
+import { aStaffMember } from "@/test/kit/builders";
 import { forEachDatabase, openScratchDatabase, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { retentionSettingsFrom } from "@/lib/compliance/retention-job";
 import { eraseCustomerDataOnRequest, HEAD_OFFICE_HOLD_MESSAGE, placeLegalHold, produceCustomerRecord, releaseLegalHold } from "./customer-record";
@@ -34,7 +35,7 @@ function defineLegalHoldTests(createDatabase: () => Promise<ScratchDatabase>) {
     const branchIds = new Map((await queryRows<{ id: string; code: string }>(db, sql`select id, code from branches`)).map((row) => [row.code, row.id]));
     const member = async (key: keyof typeof staff, role: StaffRole, code: string) => {
       const userId = `hold-${key}`;
-      await db.insert(authUsers).values({ id: userId, name: `Hold ${key}`, email: `${userId}@staff.invalid`, username: `hold.${key.toLowerCase()}` });
+      await aStaffMember(db, { role, branchId: branchIds.get(code)!, userId, username: `hold.${key.toLowerCase()}`, displayName: `Hold ${key}` });
       staff[key] = {
         userId,
         username: `hold.${key.toLowerCase()}`,
