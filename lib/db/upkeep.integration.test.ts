@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "@/lib/logger";
-import { createScratchPglite, queryRows, type ScratchDatabase } from "@/test/kit/database";
+import { openScratchDatabase, queryRows, type ScratchDatabase } from "@/test/kit/database";
 import { startPgliteUpkeep } from "./upkeep";
 
 describe("embedded database upkeep", () => {
   let scratch: ScratchDatabase;
   beforeAll(async () => {
-    scratch = await createScratchPglite("veridesk-upkeep-");
+    scratch = await openScratchDatabase({ driver: "pglite", name: "upkeep" });
   });
   afterAll(async () => {
     await scratch?.destroy();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { instanceHeartbeats } from "@/lib/db/schema";
-import { createScratchPglite, type ScratchDatabase } from "@/test/kit/database";
+import { openScratchDatabase, type ScratchDatabase } from "@/test/kit/database";
 import { HEARTBEAT_SILENT_MS, listInstances, startHeartbeat } from "./heartbeat";
 
 /** The instances the Operations page lists, from their heartbeats. */
@@ -9,7 +9,7 @@ let scratch: ScratchDatabase;
 const log = { error: (details: object, message: string) => console.error(message, details) };
 
 beforeAll(async () => {
-  scratch = await createScratchPglite("veridesk-heartbeat-");
+  scratch = await openScratchDatabase({ driver: "pglite", name: "heartbeat" });
 }, 60_000);
 
 afterAll(async () => {
