@@ -73,13 +73,14 @@ function appEnv(): NodeJS.ProcessEnv {
 
 /**
  * The first start goes through serve-app (migrations, demo seed, live fixtures); later ones start
- * `next start` alone, since the fixtures' seed runs the retention job, which writes.
+ * `next start` alone, since the fixtures' seed runs the retention job, which writes. Kept-alive
+ * connections outlive the client's as in serve-app, or a reused one may be closed under a request.
  */
 async function startApp(options: { withSeed: boolean }): Promise<ChildProcess> {
   const log = openSync(path.join(workDir, "app.out"), "a");
   const [command, args] = options.withSeed
     ? ["npx", ["tsx", "--conditions=react-server", "scripts/serve-app.ts"]]
-    : [process.execPath, ["node_modules/next/dist/bin/next", "start", "--port", String(port), "--hostname", "127.0.0.1"]];
+    : [process.execPath, ["node_modules/next/dist/bin/next", "start", "--port", String(port), "--hostname", "127.0.0.1", "--keepAliveTimeout", "65000"]];
   const app = spawn(command, args, { detached: true, stdio: ["ignore", log, log], env: appEnv() });
   running = app;
   await expect
