@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/types";
 import { namedReadsKey } from "@/lib/db/prepared";
 import { authUsers, tokenEvents, tokenRequests } from "@/lib/db/schema";
-import { aBranch, aStaffMember } from "@/test/kit/builders";
+import { aBranch, aStaffMember, aTokenRequest } from "@/test/kit/builders";
 import { DRIVER_LABELS, openScratchDatabase, scratchDrivers, type ScratchDatabase } from "@/test/kit/database";
 import { defaultFollowPolicy } from "@/lib/tokens/state";
 import { getLiveTokenIfChanged } from "./token-detail";
@@ -66,7 +66,7 @@ function defineConditionalTests(label: string, createScratch: () => Promise<Scra
 
     async function newToken(issuedAt = new Date(Date.now() - 60_000)): Promise<string> {
       const id = randomUUID();
-      await scratch.opened.db.insert(tokenRequests).values({
+      await aTokenRequest(scratch.opened.db, {
         ...attemptRow(id, new Date(issuedAt.getTime() - 500)),
         outcome: "issued",
         settledAt: issuedAt,
@@ -96,7 +96,7 @@ function defineConditionalTests(label: string, createScratch: () => Promise<Scra
     /** An issuing call that never settled (its process ended): shown as outcome unknown once past the limit. */
     async function newPendingCall(createdAt: Date): Promise<string> {
       const id = randomUUID();
-      await scratch.opened.db.insert(tokenRequests).values({ ...attemptRow(id, createdAt), outcome: "pending" });
+      await aTokenRequest(scratch.opened.db, { ...attemptRow(id, createdAt), outcome: "pending" });
       return id;
     }
 

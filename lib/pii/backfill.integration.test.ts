@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { tokenRequests } from "@/lib/db/schema";
-import { aBranch, aStaffMember } from "@/test/kit/builders";
+import { aBranch, aStaffMember, aTokenRequest } from "@/test/kit/builders";
 import { forEachDatabase, makeScratchDatabase, scratchPiiKeys, type UnopenedScratchDatabase } from "@/test/kit/database";
 import { computeReferenceIndex } from "./blind-index";
 import { backfillContactEncryption } from "./backfill";
@@ -32,11 +32,8 @@ forEachDatabase("encryption backfill of older rows", (driver) => {
     const branch = await aBranch(first.db);
     const { userId } = await aStaffMember(first.db, { role: "teller", branchId: branch.id });
     // What a row written before the migration looks like: clear values, no ciphertext.
-    await first.db.insert(tokenRequests).values({
+    await aTokenRequest(first.db, {
       id,
-      idempotencyKey: randomUUID(),
-      requestFingerprint: "fp",
-      kind: "remote",
       idType: "VOTER",
       issuedByUserId: userId,
       branchId: branch.id,

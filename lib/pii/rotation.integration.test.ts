@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { OpenedDatabase } from "@/lib/db/types";
 import { auditEvents, tokenRequests } from "@/lib/db/schema";
-import { aBranch, aStaffMember } from "@/test/kit/builders";
+import { aBranch, aStaffMember, aTokenRequest } from "@/test/kit/builders";
 import { forEachDatabase, openScratchDatabase, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { computeIdNumberIndex, computeReferenceIndex } from "./blind-index";
 import { decryptField, encryptField } from "./field-encryption";
@@ -32,12 +32,8 @@ forEachDatabase("PII key rotation", (driver) => {
     for (const [name, id] of Object.entries(rows)) {
       const hasIdentity = name !== "allErased";
       const hasContact = name === "whole";
-      await opened.db.insert(tokenRequests).values({
+      await aTokenRequest(opened.db, {
         id,
-        idempotencyKey: randomUUID(),
-        requestFingerprint: "fp",
-        kind: "remote",
-        idType: "GHANA_CARD",
         issuedByUserId: userId,
         branchId: branch.id,
         idNumberEncrypted: hasIdentity ? encrypt(customer.idNumber, "id_number", id) : null,
@@ -47,7 +43,7 @@ forEachDatabase("PII key rotation", (driver) => {
         referenceEncrypted: hasContact ? encrypt(customer.reference, "reference", id) : null,
         referenceIndex: hasContact ? computeReferenceIndex(customer.reference, oldKeys) : null,
         phoneNumberEncrypted: hasContact ? encrypt(customer.phone, "phone_number", id) : null,
-      } as typeof tokenRequests.$inferInsert);
+      });
     }
   }, 60_000);
 
