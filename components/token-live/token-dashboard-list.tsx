@@ -116,6 +116,9 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
   const router = useRouter();
   const isUnknown = token.state === "outcome_unknown";
   return (
+    // On a card (below lg) the cells form a grid: token | state; customer; time left or result;
+    // issued | Open. Three columns, so that the state's badge spans the middle one and Open's own
+    // narrow one, and the issue time has the width left of Open rather than left of the badge.
     <tr
       onClick={(event) => {
         // A click on the row opens the token, unless it was on a link or a selection of text.
@@ -123,7 +126,7 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
         router.push(`/tokens/${token.id}`);
       }}
       className={cn(
-        "cursor-pointer border-t border-line align-middle hover:bg-surface-sunken max-lg:grid max-lg:grid-cols-[minmax(0,1fr)_auto] max-lg:items-start max-lg:gap-x-3 max-lg:gap-y-2 max-lg:p-4 max-lg:first:border-t-0 max-lg:[&>td]:p-0",
+        "cursor-pointer border-t border-line align-middle hover:bg-surface-sunken max-lg:grid max-lg:grid-cols-[minmax(0,1fr)_auto_auto] max-lg:items-start max-lg:gap-x-3 max-lg:gap-y-2 max-lg:p-4 max-lg:first:border-t-0 max-lg:[&>td]:p-0",
         isUnknown && "bg-warning-50",
       )}
       data-testid="dashboard-row"
@@ -131,7 +134,7 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
       data-token-id={token.id}
       data-state={token.state}
     >
-      <td className="px-4 py-3 font-mono text-sm tabular-nums text-ink-muted max-lg:order-5">
+      <td className="px-4 py-3 font-mono text-sm tabular-nums text-ink-muted max-lg:order-5 max-lg:col-span-2">
         <span className="lg:sr-only">Issued </span>
         {formatTime(token.issuedAt ?? token.createdAt, { seconds: true })}
       </td>
@@ -142,12 +145,14 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
         </span>
         <span className="block text-xs text-ink-muted">{token.kind === "fingerprint" ? "Fingerprint" : "Remote"}{token.isMine ? "" : ` · ${token.tellerName}`}</span>
       </td>
-      <td className="px-4 py-3 max-lg:order-3">
+      {/* On a card the customer takes the card's whole width: beside the state's column (as wide as
+          its widest badge) an ID type and a reference would wrap word by word on a phone. */}
+      <td className="px-4 py-3 max-lg:order-3 max-lg:col-span-3">
         <span className="block">{token.idTypeLabel} <span className="font-mono whitespace-nowrap">{token.maskedIdNumber}</span></span>
         <span className="block text-sm text-ink-muted">Ref. {token.reference}</span>
       </td>
       {/* On a card the state sits at the right, as wide as its badge, with its note underneath. */}
-      <td className="px-4 py-3 max-lg:order-2 max-lg:justify-self-end max-lg:text-right">
+      <td className="px-4 py-3 max-lg:order-2 max-lg:col-span-2 max-lg:justify-self-end max-lg:text-right">
         <StateBadge state={token.state} />
         {isUnknown ? (
           <span className="mt-1 flex items-center gap-1 text-xs font-semibold text-warning-700 max-lg:justify-end">
@@ -156,8 +161,15 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
         ) : null}
         {token.serviceProblem ? <span className="mt-1 block text-xs text-warning-700">Service not answering</span> : null}
       </td>
-      {/* On a card a failure's reason is a sentence: it takes the card's whole width instead of squeezing the token beside it. */}
-      <td className={cn("px-4 py-3 max-lg:order-4", token.result?.status === "FAILED" ? "max-lg:col-span-2" : "max-lg:text-right")}>
+      {/* On a card the time left or the result has a line of its own under the customer (a failure's
+          reason, a sentence, from the left); with neither, the card leaves out the table's dash. */}
+      <td
+        className={cn(
+          "px-4 py-3 max-lg:order-4 max-lg:col-span-3",
+          token.result?.status === "FAILED" ? null : "max-lg:text-right",
+          !(token.state === "waiting" && token.expiresAt) && !token.result && "max-lg:hidden",
+        )}
+      >
         {token.state === "waiting" && token.expiresAt ? (
           <Countdown expiresAt={token.expiresAt} serverNow={serverNow} offsetMs={clockOffsetMs} size="sm" />
         ) : token.result ? (
