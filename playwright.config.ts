@@ -27,11 +27,28 @@ process.env.E2E_SERVER_LOG ??= path.join(process.env.E2E_DATA_DIR, "app.log");
  */
 const isReviewSuite = process.env.E2E_SEED_DEMO === "1";
 
+/**
+ * The main suite's specs share one app, sandbox and clock and run one at a time (a spec may inject
+ * a fault, stop the provider or count its calls). `npm test` runs it as two halves side by side,
+ * each with its own app, sandbox and database on its own ports (`E2E_HALF=1` or `2`), so the
+ * isolation is the same and the two cores are both used. Half 2 is these long specs, about as long
+ * as all the others together; a new spec goes to half 1. Without `E2E_HALF`, both halves run.
+ */
+const SECOND_HALF = ["screens.spec.ts", "live-viewers.spec.ts", "live-provider.spec.ts"];
+const half = process.env.E2E_HALF;
+if (half !== undefined && half !== "1" && half !== "2") throw new Error(`E2E_HALF must be 1 or 2, not "${half}"`);
+
+function mainSuiteIgnores(): string[] {
+  const always = ["**/review-*.spec.ts", "**/multi-instance/**"];
+  if (half === "1") return [...always, ...SECOND_HALF.map((file) => `**/${file}`)];
+  return always;
+}
+
 export default defineConfig({
   testDir: "./e2e",
-  testMatch: isReviewSuite ? "review-*.spec.ts" : "*.spec.ts",
+  testMatch: isReviewSuite ? "review-*.spec.ts" : half === "2" ? SECOND_HALF : "*.spec.ts",
   // The multi-instance run has a configuration of its own (e2e/multi-instance/playwright.config.ts).
-  testIgnore: isReviewSuite ? ["**/multi-instance/**"] : ["**/review-*.spec.ts", "**/multi-instance/**"],
+  testIgnore: isReviewSuite ? ["**/multi-instance/**"] : mainSuiteIgnores(),
   // One output folder per port pair, so two runs side by side never delete each other's traces.
   outputDir: `test-results/e2e-${appPort}${isReviewSuite ? "-review" : ""}`,
   fullyParallel: false,
@@ -43,7 +60,9 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     baseURL: process.env.APP_URL,
-    trace: "retain-on-failure",
+    // The DOM at each step of a failed test, without a screencast: filming every test cost more
+    // browser CPU than the tests themselves (ADR 0040).
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: true },
     screenshot: "only-on-failure",
     ...devices["Desktop Chrome"],
     viewport: { width: 1280, height: 800 },

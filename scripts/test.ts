@@ -1,55 +1,69 @@
 /**
- * `npm test`: everything CI checks, in phases that fail fastest first — lint, types and unit tests;
- * then the integration tests (real sandbox, real databases) beside a production build (each page's
- * first-load JS within its budget); then the three end-to-end runs in Chromium, each against its
- * own app, sandbox and database.
+ * `npm test`: everything CI checks. Lint, types, unit tests and the production build start at once;
+ * the end-to-end runs (each against its own app, sandbox and database, on its own ports) and the
+ * integration tests (real sandbox, real databases) start when the build is there, at most three
+ * at a time, the longest first.
  *
- * Stages of one phase run at the same time (lint, types and unit tests are independent; the
- * integration tests wait on real processes while the build computes), so the phases end sooner than
- * their stages one after another would. Each stage writes to its own log under
+ * On two cores the suite's length is its CPU, most of it the browser's (ADR 0040): stages overlap
+ * wherever they can, and nothing is repeated (one build, one seed per app). Each stage writes to its own log under
  * test-results/npm-test/, printed once when the stage ends, so the output of parallel stages never
- * interleaves; the first failure stops the rest.
+ * interleaves; the first failure stops the rest. The summary lists each stage once, with its time.
  */
 import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { DEBIAN_HEADLESS_SHELL } from "../e2e/support/chromium";
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const nginxPath = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 
-ensureSystemPackage("Chromium", chromiumPath, "chromium");
+if (process.env.CHROMIUM_PATH) ensureSystemPackage("Chromium", process.env.CHROMIUM_PATH, "chromium");
+else ensureSystemPackage("Chromium's headless shell", DEBIAN_HEADLESS_SHELL.path, DEBIAN_HEADLESS_SHELL.debianPackage);
 ensureSystemPackage("nginx", nginxPath, "nginx");
 ensurePostgres();
 // A bank's test run sends nothing to Next's telemetry either.
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 
-type Stage = { label: string; command: string; args: string[]; env?: Record<string, string> };
+type Stage = {
+  label: string;
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  /** Stages that must have passed before this one starts. */
+  after?: string[];
+  /** Counts against the limit of heavy stages running at once (the end-to-end and integration runs). */
+  heavy?: boolean;
+};
 
-/** Each phase's stages run together; a stage's list of follow-ups runs after it within the phase. */
-type Phase = Array<Stage | Stage[]>;
+/** Heavy stages running at once: two browser runs and the integration tests fit two cores. */
+const HEAVY_AT_ONCE = 3;
 
-const phases: Phase[] = [
-  [
-    { label: "lint", command: "npm", args: ["run", "--silent", "lint"] },
-    { label: "type-check", command: "npx", args: ["tsc", "--noEmit"] },
-    { label: "unit tests", command: "npx", args: ["vitest", "run", "--project", "unit"] },
-  ],
-  [
-    { label: "integration tests", command: "npx", args: ["vitest", "run", "--project", "integration"] },
-    [
-      { label: "build", command: "npx", args: ["next", "build"] },
-      { label: "first-load JS budget", command: "npx", args: ["tsx", "scripts/bundle-budget.ts"] },
-    ],
-  ],
-  // One after another: each drives a browser against timers and polls, and on two cores three
-  // side by side slowed a 16 s spec past its minute (seen while measuring this runner).
-  [
-    [
-      { label: "end-to-end tests", command: "npx", args: ["playwright", "test"] },
-      { label: "end-to-end tests (supervisor review, on demo data)", command: "npx", args: ["playwright", "test"], env: { E2E_SEED_DEMO: "1" } },
-      { label: "end-to-end tests (two instances behind nginx, on PostgreSQL)", command: "npx", args: ["playwright", "test", "-c", "e2e/multi-instance"] },
-    ],
-  ],
+const playwright = (label: string, env: Record<string, string>, extraArgs: string[] = []): Stage => ({
+  label,
+  command: "npx",
+  args: ["playwright", "test", ...extraArgs],
+  env,
+  after: ["build"],
+  heavy: true,
+});
+
+// Listed longest first: a heavy stage starts in this order when a place is free.
+const stages: Stage[] = [
+  { label: "lint", command: "npm", args: ["run", "--silent", "lint"] },
+  { label: "type-check", command: "npx", args: ["tsc", "--noEmit"] },
+  { label: "unit tests", command: "npx", args: ["vitest", "run", "--project", "unit"] },
+  { label: "build", command: "npx", args: ["next", "build"] },
+  { label: "first-load JS budget", command: "npx", args: ["tsx", "scripts/bundle-budget.ts"], after: ["build"] },
+  playwright("end-to-end tests, half 2 (screens, many viewers, provider faults)", { E2E_HALF: "2", E2E_APP_PORT: "3110", E2E_SANDBOX_PORT: "4110" }),
+  playwright("end-to-end tests, half 1", { E2E_HALF: "1", E2E_APP_PORT: "3100", E2E_SANDBOX_PORT: "4100" }),
+  {
+    label: "integration tests",
+    command: "npx",
+    args: ["vitest", "run", "--project", "integration"],
+    after: ["build"],
+    heavy: true,
+  },
+  playwright("end-to-end tests (supervisor review, on demo data)", { E2E_SEED_DEMO: "1", E2E_APP_PORT: "3120", E2E_SANDBOX_PORT: "4120" }),
+  playwright("end-to-end tests (two instances behind nginx, on PostgreSQL)", {}, ["-c", "e2e/multi-instance"]),
 ];
 
 const logDir = path.join("test-results", "npm-test");
@@ -58,20 +72,42 @@ const running = new Set<ChildProcess>();
 const timings: string[] = [];
 const suiteStartedAt = Date.now();
 
-for (const phase of phases) {
-  try {
-    await Promise.all(phase.map((entry) => runChain(Array.isArray(entry) ? entry : [entry])));
-  } catch (error) {
-    console.error(`\n✖ ${(error as Error).message}`);
-    await stopRunningStages();
-    process.exit(1);
-  }
+try {
+  await runAll(stages);
+} catch (error) {
+  console.error(`\n✖ ${(error as Error).message}`);
+  await stopRunningStages();
+  process.exit(1);
 }
 const totalMinutes = ((Date.now() - suiteStartedAt) / 60_000).toFixed(1);
 console.log(`\n✔ all checks passed in ${totalMinutes} min\n  ${timings.join("\n  ")}`);
 
-async function runChain(stages: Stage[]): Promise<void> {
-  for (const stage of stages) await runStage(stage);
+/**
+ * Starts every stage whose `after` stages have passed, heavy ones only while fewer than
+ * HEAVY_AT_ONCE run; answers when all have passed, or rejects with the first failure.
+ */
+function runAll(all: Stage[]): Promise<void> {
+  const passed = new Set<string>();
+  const started = new Set<string>();
+  let heavyRunning = 0;
+  return new Promise((resolve, reject) => {
+    const startWhatCan = () => {
+      if (passed.size === all.length) return resolve();
+      for (const stage of all) {
+        if (started.has(stage.label)) continue;
+        if (!(stage.after ?? []).every((label) => passed.has(label))) continue;
+        if (stage.heavy && heavyRunning >= HEAVY_AT_ONCE) continue;
+        started.add(stage.label);
+        if (stage.heavy) heavyRunning += 1;
+        runStage(stage).then(() => {
+          if (stage.heavy) heavyRunning -= 1;
+          passed.add(stage.label);
+          startWhatCan();
+        }, reject);
+      }
+    };
+    startWhatCan();
+  });
 }
 
 function runStage(stage: Stage): Promise<void> {
