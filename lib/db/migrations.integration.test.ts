@@ -3,7 +3,7 @@ import path from "node:path";
 import { asc, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OpenedDatabase } from "./types";
-import { forEachDatabase, makeScratchDatabase, type ScratchDriver, type UnopenedScratchDatabase } from "@/test/kit/database";
+import { forEachDatabase, makeScratchDatabase, refusalMessages, type ScratchDriver, type UnopenedScratchDatabase } from "@/test/kit/database";
 import { auditEvents, branches } from "./schema";
 
 /**
@@ -20,17 +20,6 @@ const journalTags = (
     entries: { tag: string }[];
   }
 ).entries.map((entry) => entry.tag);
-
-/** The database's error, whichever driver: Drizzle wraps it as the cause of a "Failed query" error. */
-async function rejectionMessages(action: Promise<unknown>): Promise<string> {
-  const error: unknown = await action.then(
-    () => expect.fail("expected the database to refuse"),
-    (rejection: unknown) => rejection,
-  );
-  const messages: string[] = [];
-  for (let current = error; current instanceof Error; current = current.cause) messages.push(current.message);
-  return messages.join("\n");
-}
 
 function defineSharedDatabaseTests(driver: ScratchDriver): void {
   let testDatabase: UnopenedScratchDatabase;
@@ -135,19 +124,19 @@ function defineSharedDatabaseTests(driver: ScratchDriver): void {
     const { db } = opened;
     const [before] = await db.select({ count: sql<number>`count(*)::int` }).from(auditEvents);
 
-    expect(await rejectionMessages(db.update(auditEvents).set({ action: "rewritten" }))).toMatch(
+    expect(await refusalMessages(db.update(auditEvents).set({ action: "rewritten" }))).toMatch(
       // The owner meets the trigger; the app role (CI, ADR 0019) is refused the privilege first.
       /audit_events is append-only: UPDATE is not allowed|permission denied for table audit_events/,
     );
-    expect(await rejectionMessages(db.delete(auditEvents).where(eq(auditEvents.action, "auth.sign_in")))).toMatch(
+    expect(await refusalMessages(db.delete(auditEvents).where(eq(auditEvents.action, "auth.sign_in")))).toMatch(
       // The owner meets the trigger; the app role (CI, ADR 0019) is refused the privilege first.
       /audit_events is append-only: DELETE is not allowed|permission denied for table audit_events/,
     );
-    expect(await rejectionMessages(db.execute(sql`TRUNCATE audit_events`))).toMatch(
+    expect(await refusalMessages(db.execute(sql`TRUNCATE audit_events`))).toMatch(
       // The owner meets the trigger; the app role (CI, ADR 0019) is refused the privilege first.
       /audit_events is append-only: TRUNCATE is not allowed|permission denied for table audit_events/,
     );
-    expect(await rejectionMessages(db.delete(branches).where(eq(branches.code, "NTH")))).toMatch(/foreign key/);
+    expect(await refusalMessages(db.delete(branches).where(eq(branches.code, "NTH")))).toMatch(/foreign key/);
 
     const [after] = await db.select({ count: sql<number>`count(*)::int` }).from(auditEvents);
     expect(after).toEqual(before);

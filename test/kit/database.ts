@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql, type SQL } from "drizzle-orm";
 import pg from "pg";
-import { describe } from "vitest";
+import { describe, expect } from "vitest";
 import { openDatabase } from "@/lib/db/client";
 import type { OpenedDatabase } from "@/lib/db/types";
 import { keyIdOf, type PiiKeys } from "@/lib/pii";
@@ -175,6 +175,21 @@ async function runAsOwner(url: string, statements: string[]): Promise<void> {
 export function scratchPiiKeys(): PiiKeys {
   const encryptionKey = randomBytes(32);
   return { encryptionKey, indexKey: randomBytes(32), encryptionKeyId: keyIdOf(encryptionKey) };
+}
+
+/**
+ * The messages of a database's refusal, whichever driver: Drizzle wraps the database's error as the
+ * cause of a "Failed query" error, so every message down the chain, one a line. Fails the test if
+ * the statement succeeds.
+ */
+export async function refusalMessages(action: Promise<unknown>): Promise<string> {
+  const error: unknown = await action.then(
+    () => expect.fail("expected the database to refuse"),
+    (rejection: unknown) => rejection,
+  );
+  const messages: string[] = [];
+  for (let current = error; current instanceof Error; current = current.cause) messages.push(current.message);
+  return messages.join("\n");
 }
 
 /** Rows of a raw query; both drivers answer `{ rows }` (the base Database type does not say so). */
