@@ -11,7 +11,9 @@ export function AuditDetails({ details, names }: { details: Record<string, unkno
   const lines = describeAuditDetails(details, names);
   if (lines.length === 0) return null;
   return (
-    <dl className="grid grid-cols-[minmax(0,auto)_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-sm" data-testid="audit-details">
+    // The labels' column takes at most 40 %: sized to a long label it left the values none on a
+    // phone, and they were written one letter under another past the card's edge.
+    <dl className="grid grid-cols-[fit-content(40%)_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-sm" data-testid="audit-details">
       {lines.map((line) => (
         <div key={line.key} className="contents" data-detail={line.key} data-change={"value" in line ? undefined : line.key}>
           <dt className="text-ink-muted">{line.label}</dt>
