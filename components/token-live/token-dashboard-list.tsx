@@ -118,7 +118,8 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
   return (
     // On a card (below lg) the cells form a grid: token | state; customer; time left or result;
     // issued | Open. Three columns, so that the state's badge spans the middle one and Open's own
-    // narrow one, and the issue time has the width left of Open rather than left of the badge.
+    // narrow one, and the issue time has the width left of Open rather than left of the badge. The
+    // first is never narrower than the token code, which must not break or run under the badge.
     <tr
       onClick={(event) => {
         // A click on the row opens the token, unless it was on a link or a selection of text.
@@ -126,7 +127,7 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
         router.push(`/tokens/${token.id}`);
       }}
       className={cn(
-        "cursor-pointer border-t border-line align-middle hover:bg-surface-sunken max-lg:grid max-lg:grid-cols-[minmax(0,1fr)_auto_auto] max-lg:items-start max-lg:gap-x-3 max-lg:gap-y-2 max-lg:p-4 max-lg:first:border-t-0 max-lg:[&>td]:p-0",
+        "cursor-pointer border-t border-line align-middle hover:bg-surface-sunken max-lg:grid max-lg:grid-cols-[minmax(min-content,1fr)_auto_auto] max-lg:items-start max-lg:gap-x-3 max-lg:gap-y-2 max-lg:p-4 max-lg:first:border-t-0 max-lg:[&>td]:p-0",
         isUnknown && "bg-warning-50",
       )}
       data-testid="dashboard-row"
