@@ -6,8 +6,11 @@ import { issueFingerprintToken, statusCallsFor } from "@/e2e/support/live";
 
 /**
  * The number of people watching a token must not change what the service sees. Two fresh tokens
- * are watched over the same 90 s, one by a single page and one by 20 browser contexts; the
- * watcher's status calls for each, per minute, must agree within 5 %.
+ * are watched over the same 90 s, one by a single page and one by 20 browser contexts. In that
+ * window the crowded token costs no more status calls than the single one, give or take the one
+ * call the window's edge may cut, and is still followed as closely (at least 90 % as many calls).
+ * Counted, not compared as rates from the calls' spacing: on a busy machine a poll comes a second
+ * late now and then, and one late poll moved the rates apart by more than 5 % (29 calls against 27).
  */
 
 const VIEWERS = 20;
@@ -64,6 +67,7 @@ test("20 viewers of a token cost the service no more status calls per minute tha
   expect(apiRequests).toBeGreaterThan(VIEWERS * 10);
   // …and the service saw the same as for one viewer.
   expect(singleCalls.length).toBeGreaterThan(10);
-  expect(Math.abs(crowdedRate - singleRate) / singleRate).toBeLessThanOrEqual(0.05);
+  expect(crowdedCalls.length, "status calls for 20 viewers, against 1 viewer's").toBeLessThanOrEqual(singleCalls.length + 1);
+  expect(crowdedCalls.length, "the crowded token is still followed").toBeGreaterThanOrEqual(Math.floor(singleCalls.length * 0.9));
   for (const context of contexts) await context.close();
 });

@@ -1,8 +1,8 @@
 /**
  * `npm test`: everything CI checks. Lint, types, unit tests and the production build start at once;
  * the end-to-end runs (each against its own app, sandbox and database, on its own ports) and the
- * integration tests (real sandbox, real databases) start when the build is there, at most three
- * at a time, the longest first.
+ * integration tests (real sandbox, real databases) start when the build is there, at most four
+ * at a time, in the order listed.
  *
  * On two cores the suite's length is its CPU, most of it the browser's (ADR 0040): stages overlap
  * wherever they can, and nothing is repeated (one build, one seed per app). Each stage writes to its own log under
@@ -34,8 +34,11 @@ type Stage = {
   heavy?: boolean;
 };
 
-/** Heavy stages running at once: two browser runs and the integration tests fit two cores. */
-const HEAVY_AT_ONCE = 3;
+/**
+ * Heavy stages running at once. The two halves and the integration tests keep both cores busy; the
+ * multi-instance run mostly waits for polls, so it fills the gaps rather than waiting for a place.
+ */
+const HEAVY_AT_ONCE = 4;
 
 const playwright = (label: string, env: Record<string, string>, extraArgs: string[] = []): Stage => ({
   label,
@@ -46,7 +49,8 @@ const playwright = (label: string, env: Record<string, string>, extraArgs: strin
   heavy: true,
 });
 
-// Listed longest first: a heavy stage starts in this order when a place is free.
+// A heavy stage starts in this order when a place is free: the longest first, the one that mostly
+// waits early (it fills the gaps), the review run last.
 const stages: Stage[] = [
   { label: "lint", command: "npm", args: ["run", "--silent", "lint"] },
   { label: "type-check", command: "npx", args: ["tsc", "--noEmit"] },
@@ -62,8 +66,8 @@ const stages: Stage[] = [
     after: ["build"],
     heavy: true,
   },
-  playwright("end-to-end tests (supervisor review, on demo data)", { E2E_SEED_DEMO: "1", E2E_APP_PORT: "3120", E2E_SANDBOX_PORT: "4120" }),
   playwright("end-to-end tests (two instances behind nginx, on PostgreSQL)", {}, ["-c", "e2e/multi-instance"]),
+  playwright("end-to-end tests (supervisor review, on demo data)", { E2E_SEED_DEMO: "1", E2E_APP_PORT: "3120", E2E_SANDBOX_PORT: "4120" }),
 ];
 
 const logDir = path.join("test-results", "npm-test");
