@@ -310,8 +310,10 @@ test.describe("the idle warning", () => {
     const context = await browser.newContext({ storageState: await signInByApi("teller.accra", "veridesk-demo") });
     const page = await context.newPage();
     await page.clock.install();
-    // The server is asked how much time is left before warning: answer "one minute".
-    let remainingAnswer: number | "signed-out" = 60_000;
+    // The server is asked how much time is left before warning: answer "a minute and a half", so
+    // the counter reads 1:xx for half a minute (from "one minute" it read 1:00 for one second, and
+    // a busy machine drew the dialog at 0:59).
+    let remainingAnswer: number | "signed-out" = 90_000;
     await page.route("**/api/auth/session", async (route) => {
       if (route.request().method() !== "GET") return route.continue();
       if (remainingAnswer === "signed-out") return route.fulfill({ status: 401, json: { error: { code: "UNAUTHENTICATED" } } });

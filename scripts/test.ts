@@ -148,23 +148,44 @@ function runStage(stage: Stage): Promise<void> {
 
 /**
  * Stops the stages still running, as Ctrl+C would: Playwright stops the servers it started only
- * when it is interrupted (SIGINT) and given the time to; a stage that has not ended in 20 s is
- * killed with its whole group.
+ * when it is interrupted (SIGINT) and given the time to. Those servers run in process groups of
+ * their own, so a stage that has not ended in 20 s is killed with every process it had started,
+ * listed before the interrupt (an orphan is re-parented and could no longer be found): a sandbox
+ * left behind would hold its port and fail the next run.
  */
 async function stopRunningStages(): Promise<void> {
   const stages = [...running];
-  const signalGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
-    if (child.pid === undefined) return;
+  const startedByStages = stages.flatMap((child) => (child.pid === undefined ? [] : descendantsOf(child.pid)));
+  const signal = (pid: number, name: NodeJS.Signals) => {
     try {
-      process.kill(-child.pid, signal);
+      process.kill(pid, name);
     } catch {
       // Already gone.
     }
   };
-  for (const child of stages) signalGroup(child, "SIGINT");
+  for (const child of stages) if (child.pid !== undefined) signal(-child.pid, "SIGINT");
   const allClosed = Promise.all(stages.map((child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once("close", resolve)))));
   await Promise.race([allClosed, new Promise((resolve) => setTimeout(resolve, 20_000))]);
-  for (const child of running) signalGroup(child, "SIGKILL");
+  for (const child of running) if (child.pid !== undefined) signal(-child.pid, "SIGKILL");
+  for (const pid of startedByStages) signal(pid, "SIGKILL");
+}
+
+/** Every process below `pid` (children, their children, …), from `ps`. */
+function descendantsOf(pid: number): number[] {
+  const childrenOf = new Map<number, number[]>();
+  for (const line of execSync("ps -e -o pid=,ppid=", { encoding: "utf8" }).trim().split("\n")) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number);
+    childrenOf.set(parent!, [...(childrenOf.get(parent!) ?? []), child!]);
+  }
+  const found: number[] = [];
+  const visit = (parent: number) => {
+    for (const child of childrenOf.get(parent) ?? []) {
+      found.push(child);
+      visit(child);
+    }
+  };
+  visit(pid);
+  return found;
 }
 
 /**
