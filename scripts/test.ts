@@ -1,7 +1,7 @@
 /**
  * `npm test`: everything CI checks. Lint, types, unit tests and the production build start at once;
  * the end-to-end runs (each against its own app, sandbox and database, on its own ports) and the
- * integration tests (real sandbox, real databases) start when the build is there, at most four
+ * integration tests (real sandbox, real databases) start when the build is there, at most three
  * at a time, in the order listed.
  *
  * On two cores the suite's length is its CPU, most of it the browser's (ADR 0040): stages overlap
@@ -35,10 +35,10 @@ type Stage = {
 };
 
 /**
- * Heavy stages running at once. The two halves and the integration tests keep both cores busy; the
- * multi-instance run mostly waits for polls, so it fills the gaps rather than waiting for a place.
+ * Heavy stages running at once: the two halves and the integration tests keep both cores busy. A
+ * fourth beside them (the multi-instance run) slowed the halves by more than it saved.
  */
-const HEAVY_AT_ONCE = 4;
+const HEAVY_AT_ONCE = 3;
 
 const playwright = (label: string, env: Record<string, string>, extraArgs: string[] = []): Stage => ({
   label,
@@ -49,8 +49,7 @@ const playwright = (label: string, env: Record<string, string>, extraArgs: strin
   heavy: true,
 });
 
-// A heavy stage starts in this order when a place is free: the longest first, the one that mostly
-// waits early (it fills the gaps), the review run last.
+// A heavy stage starts in this order when a place is free: the longest first.
 const stages: Stage[] = [
   { label: "lint", command: "npm", args: ["run", "--silent", "lint"] },
   { label: "type-check", command: "npx", args: ["tsc", "--noEmit"] },

@@ -154,7 +154,9 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
       </td>
       {/* On a card the state sits at the right, as wide as its badge, with its note underneath. */}
       <td className="px-4 py-3 max-lg:order-2 max-lg:col-span-2 max-lg:justify-self-end max-lg:text-right">
-        <StateBadge state={token.state} />
+        {/* On a phone a long state ("Verification in progress") wraps inside its badge rather than
+            pushing the card wider than the screen beside a nine-character token code. */}
+        <StateBadge state={token.state} className="max-lg:whitespace-normal" />
         {isUnknown ? (
           <span className="mt-1 flex items-center gap-1 text-xs font-semibold text-warning-700 max-lg:justify-end">
             <AlertTriangle aria-hidden className="size-3.5 shrink-0" /> Check before issuing again
