@@ -133,10 +133,44 @@ export const envSchema = z
      * the route answers 404. 32+ characters.
      */
     METRICS_TOKEN: secret().pipe(z.string().min(32, "must be at least 32 characters")).optional(),
+    /**
+     * Single sign-on through the bank's identity provider over OpenID Connect (lib/auth/sso, ADR
+     * 0041). Set SSO_ISSUER (discovery at `<issuer>/.well-known/openid-configuration`) and the
+     * client's id and secret to turn it on; then only break-glass accounts may use a password.
+     */
+    SSO_ISSUER: z.url().optional(),
+    SSO_CLIENT_ID: z.string().min(1).optional(),
+    SSO_CLIENT_SECRET: secret().optional(),
+    /** The ID-token claim matched against the Veridesk username at the first sign-in. */
+    SSO_USERNAME_CLAIM: claimName().default("preferred_username"),
+    /** The ID-token claim that lists the person's groups. */
+    SSO_GROUPS_CLAIM: claimName().default("groups"),
+    /** Set: a person outside this group at the provider is refused. */
+    SSO_REQUIRED_GROUP: z.string().min(1).optional(),
+    /** Set: an administrator must also be in this group (the bank's identity team sets the ceiling). */
+    SSO_ADMIN_GROUP: z.string().min(1).optional(),
+    /** Refuse a sign-in whose `amr`/`acr` shows no second factor. */
+    SSO_REQUIRE_MFA: z.stringbool().default(true),
+    /** The `amr` values that count as a second factor (space- or comma-separated). */
+    SSO_MFA_AMR: wordList().default(["mfa", "otp", "hwk", "swk", "sms", "fido"]),
+    /** Asked for as `acr_values` when set; an ID token whose `acr` is one of them counts as multi-factor. */
+    SSO_ACR_VALUES: wordList().optional(),
+    /**
+     * Who must have a second factor when signing in with a password (ADR 0041): `all`, or only
+     * `admins`. Unset: `all` in production (which refuses anything else), `admins` in local and
+     * test runs so the demo tellers and supervisors still sign in with their password alone.
+     */
+    MFA_REQUIRED_FOR: z.enum(["all", "admins"]).optional(),
   })
   .superRefine((settings, context) => {
     const refuse = (path: string, message: string) =>
       context.addIssue({ code: "custom", path: [path], message });
+    const ssoParts = [settings.SSO_ISSUER, settings.SSO_CLIENT_ID, settings.SSO_CLIENT_SECRET];
+    if (ssoParts.some(Boolean) && !ssoParts.every(Boolean)) {
+      for (const [name, value] of [["SSO_ISSUER", settings.SSO_ISSUER], ["SSO_CLIENT_ID", settings.SSO_CLIENT_ID], ["SSO_CLIENT_SECRET", settings.SSO_CLIENT_SECRET]] as const) {
+        if (!value) refuse(name, "is required when single sign-on is configured (SSO_ISSUER, SSO_CLIENT_ID and SSO_CLIENT_SECRET go together)");
+      }
+    }
     if (settings.TRUSTED_PROXY_HOPS && settings.TRUSTED_PROXY_CIDRS) {
       refuse("TRUSTED_PROXY_CIDRS", "set either TRUSTED_PROXY_HOPS or TRUSTED_PROXY_CIDRS, not both");
     }
@@ -154,6 +188,9 @@ export const envSchema = z
       );
     }
     if (settings.BENCH_CEILING_ROUTE) refuse("BENCH_CEILING_ROUTE", "is for benchmarks only and is refused in production");
+    if (settings.MFA_REQUIRED_FOR && settings.MFA_REQUIRED_FOR !== "all") refuse("MFA_REQUIRED_FOR", "must be `all` in production: every password sign-in needs a second factor");
+    if (settings.SSO_ISSUER && !settings.SSO_ISSUER.startsWith("https://")) refuse("SSO_ISSUER", "must be an https:// URL in production");
+    if (settings.SSO_ISSUER && !settings.SSO_REQUIRE_MFA) refuse("SSO_REQUIRE_MFA", "cannot be turned off in production: staff who see customers' ID numbers sign in with a second factor");
     if (!settings.DATABASE_URL) refuse("DATABASE_URL", "is required in production (PostgreSQL)");
     if (settings.METRICS_TOKEN !== undefined && !isStrongSecret(settings.METRICS_TOKEN)) {
       refuse("METRICS_TOKEN", "is too guessable for production (use e.g. `openssl rand -base64 32`)");
@@ -181,6 +218,19 @@ function secret() {
     .string()
     .min(1)
     .refine((value) => value.trim() === value, "must not start or end with spaces or newlines");
+}
+
+/** An ID-token claim's name: letters, digits and the few marks providers use (`_`, `-`, `.`, `:`, `/`). */
+function claimName() {
+  return z.string().regex(/^[A-Za-z0-9_.:/-]+$/, "must be a claim name");
+}
+
+/** Words separated by spaces or commas, as a list. */
+function wordList() {
+  return z
+    .string()
+    .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+    .refine((words) => words.length > 0, "must list at least one value");
 }
 
 function piiKey() {
@@ -226,6 +276,16 @@ let cachedEnv: Env | undefined;
 export function env(): Env {
   cachedEnv ??= parseEnv(process.env);
   return cachedEnv;
+}
+
+/** Who must sign in with a second factor (MFA_REQUIRED_FOR, with its per-environment default). */
+export function mfaRequiredFor(settings: Env = env()): "all" | "admins" {
+  return settings.MFA_REQUIRED_FOR ?? (settings.APP_ENV === "production" ? "all" : "admins");
+}
+
+/** Whether single sign-on is configured (the three settings come together or not at all). */
+export function isSsoConfigured(settings: Env = env()): boolean {
+  return Boolean(settings.SSO_ISSUER && settings.SSO_CLIENT_ID && settings.SSO_CLIENT_SECRET);
 }
 
 export function appUrl(settings: Env = env()): string {

@@ -18,7 +18,7 @@ function fakeStaff(role: StaffRole, branchId = ACCRA): Staff {
     role,
     branch: { id: branchId, code: "ACC", name: "Accra – Head Office" },
     permissions: permissionsOf(role),
-    session: { id: "s1", idleExpiresAt: new Date(), absoluteExpiresAt: new Date() },
+    session: { id: "s1", signInMethod: "password", idleExpiresAt: new Date(), absoluteExpiresAt: new Date() },
   };
 }
 

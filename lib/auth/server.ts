@@ -24,6 +24,7 @@ import { ADDRESS_LIMITED_MESSAGE, AddressThrottle } from "./address-throttle";
 import { addressBucketOf, resolveClientIp } from "@/lib/client-ip";
 import { claimSignInAttempt, clearFailedSignIns, countFailedSignIn, hasAccount, isCountableUsername, releaseSignInAttempt } from "./lockout-store";
 import { AuditWriteBudget } from "./signed-out-writes";
+import { signInMethodOf } from "./sign-in-methods";
 
 /**
  * The code of a better-auth refusal (`INVALID_PASSWORD`, …), or undefined for anything else. Read
@@ -96,6 +97,7 @@ function buildAuth(db: Database) {
       disableSessionRefresh: true,
       additionalFields: {
         lastActiveAt: { type: "date", required: false, input: false, defaultValue: () => new Date() },
+        authMethod: { type: "string", required: false, input: false, defaultValue: "password" },
       },
     },
     rateLimit: {
@@ -257,7 +259,7 @@ function buildAuth(db: Database) {
         create: {
           // Runs after the password was verified: disabled accounts, and the published demo
           // accounts in production, get no session at all.
-          before: async (session) => {
+          before: async (session, context) => {
             const profile = await profileOf(db, session.userId);
             if (!profile || profile.disabledAt) {
               throw new APIError("FORBIDDEN", {
@@ -271,6 +273,7 @@ function buildAuth(db: Database) {
                 message: "Demo accounts cannot sign in to a production Veridesk.",
               });
             }
+            return { data: { ...session, authMethod: signInMethodOf(context?.path) } };
           },
         },
       },

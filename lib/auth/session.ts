@@ -14,6 +14,7 @@ import { hasPermission, permissionsOf, type Permission } from "./permissions";
 import { isOwnSiteNavigation } from "./request-origin";
 import { verifiedSessionToken } from "./session-cookie";
 import { sessionStanding, shouldRecordActivity } from "./session-policy";
+import { isSignInMethod } from "./sign-in-methods";
 import type { Staff } from "./types";
 
 /**
@@ -44,6 +45,7 @@ const sessionByToken = builtOncePerDatabase("session_by_token", (db) =>
       createdAt: authSessions.createdAt,
       expiresAt: authSessions.expiresAt,
       lastActiveAt: authSessions.lastActiveAt,
+      authMethod: authSessions.authMethod,
       userId: authUsers.id,
       username: authUsers.username,
       name: authUsers.name,
@@ -135,7 +137,7 @@ export async function resolveSession(requestHeaders: Headers, options: ResolveOp
       branch: { id: profile.branchId, code: profile.branchCode, name: profile.branchName },
       permissions: permissionsOf(profile.role),
       mustChangePassword: profile.mustChangePassword,
-      session: { id: session.id, idleExpiresAt, absoluteExpiresAt: standing.absoluteExpiresAt },
+      session: { id: session.id, signInMethod: isSignInMethod(found.authMethod) ? found.authMethod : "password", idleExpiresAt, absoluteExpiresAt: standing.absoluteExpiresAt },
     },
   };
 }

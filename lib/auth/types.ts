@@ -1,4 +1,5 @@
 import type { Permission } from "./permissions";
+import type { SignInMethod } from "./sign-in-methods";
 import type { StaffRole } from "@/lib/domain/staff-roles";
 
 /** The signed-in staff member as pages, routes and actions see it (a DTO: no secrets, no rows). */
@@ -17,6 +18,8 @@ export type Staff = {
   mustChangePassword?: boolean;
   session: {
     id: string;
+    /** How this session was signed in (password, an authenticator code, a passkey, single sign-on…). */
+    signInMethod: SignInMethod;
     /** When the session ends if nothing more happens (idle timeout). */
     idleExpiresAt: Date;
     /** When it ends whatever happens (SESSION_MAX_HOURS after sign-in). */

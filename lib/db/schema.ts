@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgEnum, pgSequence, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgEnum, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { ID_TYPES } from "@/lib/domain/id-types";
 import { STAFF_ROLES } from "@/lib/domain/staff-roles";
 import { TOKEN_KINDS } from "@/lib/domain/token-kinds";
@@ -96,6 +96,8 @@ export const authUsers = pgTable("auth_users", {
   /** The staff ID they sign in with, lower-cased (username plugin). */
   username: text("username").unique(),
   displayUsername: text("display_username"),
+  /** An authenticator app is enrolled and verified (better-auth's twoFactor plugin). */
+  twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
 });
 
 export const authSessions = pgTable(
@@ -114,6 +116,11 @@ export const authSessions = pgTable(
       .references(() => authUsers.id, { onDelete: "cascade" }),
     /** Last request of the staff member; the idle timeout (SESSION_IDLE_MINUTES) counts from it. */
     lastActiveAt: timestamp("last_active_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * How this session was signed in (lib/auth/sign-in-methods.ts): `password`, `totp`,
+     * `backup_code`, `passkey` or `sso`. Whether it carries a second factor is read from it.
+     */
+    authMethod: text("auth_method").notNull().default("password"),
   },
   (table) => [index("auth_sessions_user_id_idx").on(table.userId)],
 );
@@ -188,10 +195,97 @@ export const staffProfiles = pgTable(
      * chooses their own, they can reach only the change-password page and sign out (ADR 0012).
      */
     mustChangePassword: boolean("must_change_password").notNull().default(false),
+    /**
+     * A break-glass administrator: may still sign in with a password (and its second factor) when
+     * single sign-on is configured, for when the bank's identity provider is down. Set only by
+     * `npm run staff:create -- --break-glass`; every such sign-in is audited as break-glass.
+     */
+    isBreakGlass: boolean("is_break_glass").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [index("staff_profiles_branch_id_idx").on(table.branchId)],
+);
+
+// ─── Second factors and single sign-on ───────────────────────────────────────────────────────────
+// An authenticator app (TOTP) with its backup codes, passkeys, the codes already used, and the
+// link between a staff account and its identity at the bank's identity provider.
+
+/** better-auth's twoFactor plugin's table: the TOTP secret and the backup codes, both encrypted. */
+export const twoFactors = pgTable(
+  "two_factors",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => authUsers.id, { onDelete: "cascade" }),
+    /** False between "set up" and the first code typed back. */
+    verified: boolean("verified").notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (table) => [index("two_factors_user_id_idx").on(table.userId)],
+);
+
+/**
+ * Authenticator codes already accepted, kept a few minutes: a code is good once, even inside the
+ * window in which the authenticator app still shows it. Only a digest of the code is kept.
+ */
+export const secondFactorUsedCodes = pgTable(
+  "second_factor_used_codes",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => authUsers.id, { onDelete: "cascade" }),
+    codeDigest: text("code_digest").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.codeDigest] })],
+);
+
+/** WebAuthn credentials (passkeys) of staff accounts: public keys only. */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: text("id").primaryKey(),
+    name: text("name"),
+    publicKey: text("public_key").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => authUsers.id, { onDelete: "cascade" }),
+    credentialId: text("credential_id").notNull().unique(),
+    /** The authenticator's signature counter: one that goes backwards is a cloned key. */
+    counter: integer("counter").notNull().default(0),
+    deviceType: text("device_type").notNull(),
+    backedUp: boolean("backed_up").notNull().default(false),
+    transports: text("transports"),
+    aaguid: text("aaguid"),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (table) => [index("passkeys_user_id_idx").on(table.userId)],
+);
+
+/**
+ * A staff account's identity at the bank's identity provider: issuer + subject, set at the first
+ * single sign-on (matched by username then) and the only thing matched from then on.
+ */
+export const ssoIdentities = pgTable(
+  "sso_identities",
+  {
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => authUsers.id, { onDelete: "cascade" }),
+    /** The provider's username when the link was made (it may be renamed there since). */
+    usernameAtLink: text("username_at_link").notNull(),
+    linkedAt: timestamp("linked_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
+  },
+  (table) => [primaryKey({ columns: [table.issuer, table.subject] }), uniqueIndex("sso_identities_issuer_user_idx").on(table.issuer, table.userId)],
 );
 
 /**

@@ -43,7 +43,7 @@ function defineLegalHoldTests(createDatabase: () => Promise<ScratchDatabase>) {
         role,
         branch: { id: branchIds.get(code)!, code, name: code },
         permissions: permissionsOf(role),
-        session: { id: "s", idleExpiresAt: new Date(), absoluteExpiresAt: new Date() },
+        session: { id: "s", signInMethod: "password", idleExpiresAt: new Date(), absoluteExpiresAt: new Date() },
       };
     };
     await member("headOffice", "head_office_supervisor", "ACC");

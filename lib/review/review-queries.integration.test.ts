@@ -177,7 +177,7 @@ function defineReviewTests(createDatabase: () => Promise<ScratchDatabase>) {
       role,
       branch: { id: branchIds.get(branchCode)!, code: branchCode, name: branchCode },
       permissions: permissionsOf(role),
-      session: { id: "s", idleExpiresAt: new Date(), absoluteExpiresAt: new Date() },
+      session: { id: "s", signInMethod: "password", idleExpiresAt: new Date(), absoluteExpiresAt: new Date() },
     });
     const kumasiScope = (): BranchScope => ({ kind: "branch", branchId: branchIds.get("KUM")! });
 

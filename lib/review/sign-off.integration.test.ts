@@ -39,7 +39,7 @@ function defineSignOffTests(createDatabase: () => Promise<ScratchDatabase>) {
       role: "supervisor",
       branch: { id: kumasi!.id, code: "KUM", name: "Kumasi" },
       permissions: permissionsOf("supervisor"),
-      session: { id: "s", idleExpiresAt: new Date(), absoluteExpiresAt: new Date() },
+      session: { id: "s", signInMethod: "password", idleExpiresAt: new Date(), absoluteExpiresAt: new Date() },
     };
   }, 120_000);
 

@@ -237,7 +237,7 @@ function defineAttachTests(createDatabase: () => Promise<ScratchDatabase>) {
       role,
       branch: { id: people.kumasi.branchId, code: "KUM", name: "Kumasi – Adum" },
       permissions: permissionsOf(role),
-      session: { id: "s", idleExpiresAt: new Date(Date.now() + 60_000), absoluteExpiresAt: new Date(Date.now() + 60_000) },
+      session: { id: "s", signInMethod: "password", idleExpiresAt: new Date(Date.now() + 60_000), absoluteExpiresAt: new Date(Date.now() + 60_000) },
     });
     const quiet: ActionLogger = { info: () => undefined, warn: () => undefined, error: () => undefined, child: () => quiet };
     const actionAs = (staff: Staff) =>

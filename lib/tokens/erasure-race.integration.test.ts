@@ -48,7 +48,7 @@ function defineErasureRaceTests(createDatabase: () => Promise<ScratchDatabase>) 
       role: "supervisor",
       branch: { id: branch.id, code: "KUM", name: branch.name },
       permissions: permissionsOf("supervisor"),
-      session: { id: "s", idleExpiresAt: new Date(Date.now() + 60_000), absoluteExpiresAt: new Date(Date.now() + 60_000) },
+      session: { id: "s", signInMethod: "password", idleExpiresAt: new Date(Date.now() + 60_000), absoluteExpiresAt: new Date(Date.now() + 60_000) },
     };
   }, 120_000);
 

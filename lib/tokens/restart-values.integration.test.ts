@@ -119,7 +119,7 @@ function defineRestartTests(createDatabase: () => Promise<ScratchDatabase>) {
         role,
         branch,
         permissions: permissionsOf(role),
-        session: { id: "s", idleExpiresAt: new Date(), absoluteExpiresAt: new Date() },
+        session: { id: "s", signInMethod: "password", idleExpiresAt: new Date(), absoluteExpiresAt: new Date() },
       };
     };
     await member("issuer", "teller", kumasi);
