@@ -25,6 +25,7 @@ import { addressBucketOf, resolveClientIp } from "@/lib/client-ip";
 import { claimSignInAttempt, clearFailedSignIns, countFailedSignIn, hasAccount, isCountableUsername, releaseSignInAttempt } from "./lockout-store";
 import { AuditWriteBudget } from "./signed-out-writes";
 import { signInMethodOf } from "./sign-in-methods";
+import { recordSignIn } from "./sign-in-audit";
 
 /**
  * The code of a better-auth refusal (`INVALID_PASSWORD`, …), or undefined for anything else. Read
@@ -182,16 +183,8 @@ function buildAuth(db: Database) {
         if (newSession) {
           await clearFailedSignIns(db, typed);
           releaseAddressClaim(ip, typed);
-          const profile = await profileOf(db, newSession.user.id);
           logger.info({ requestId, userId: newSession.user.id }, "signed in");
-          await recordAuditEvent(db, {
-            action: "auth.sign_in",
-            actor: { userId: newSession.user.id, username: typed },
-            subject: { type: "session", id: newSession.session.id },
-            branchId: profile?.branchId ?? null,
-            details: { ip },
-            requestId,
-          });
+          await recordSignIn(db, { userId: newSession.user.id, username: typed, sessionId: newSession.session.id, method: "password", ip, requestId });
           return;
         }
         if (!isCountableUsername(typed)) return;
