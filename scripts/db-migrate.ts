@@ -10,12 +10,14 @@
  * `--conditions=react-server` makes `server-only`, imported by every lib/db module, resolve to its
  * empty server build instead of throwing.
  */
+import { isMainModule } from "./support/main-module";
 import { openDatabase } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { backfillContactEncryption } from "@/lib/pii/backfill";
 import { getPiiKeys } from "@/lib/pii/keys";
 
-async function migrateConfiguredDatabase(): Promise<void> {
+/** Migrates and backfills, saying what it did; throws on failure (scripts/db-prepare.ts runs it too). */
+export async function migrateConfiguredDatabase(): Promise<void> {
   const settings = env();
   const opened = await openDatabase({
     databaseUrl: settings.DATABASE_URL,
@@ -40,9 +42,11 @@ async function migrateConfiguredDatabase(): Promise<void> {
   }
 }
 
-try {
-  await migrateConfiguredDatabase();
-} catch (error) {
-  console.error(`db:migrate failed.\n${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
+if (isMainModule(import.meta.url)) {
+  try {
+    await migrateConfiguredDatabase();
+  } catch (error) {
+    console.error(`db:migrate failed.\n${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
 }

@@ -12,12 +12,15 @@
 import { closeDb, getDb } from "@/lib/db/client";
 import { seedReviewDemoData } from "@/lib/review/demo-seed";
 import { formatDemoAccountsTable, seedDemoData } from "@/lib/staff/seed";
+import { isMainModule } from "./support/main-module";
 
-const onlyIfEmpty = process.argv.includes("--if-empty");
-const withDemoTokens = process.argv.includes("--demo");
-
-try {
-  const report = await seedDemoData(await getDb(), { onlyIfEmpty });
+/**
+ * Seeds the demo staff (and, with `withDemoTokens`, the review demo tokens) into the configured
+ * database and prints what it did; throws on failure. Leaves the database open: the caller closes
+ * it (`closeDb`), so scripts/db-prepare.ts can go on with the same connection.
+ */
+export async function seedConfiguredDatabase(options: { onlyIfEmpty: boolean; withDemoTokens: boolean }): Promise<void> {
+  const report = await seedDemoData(await getDb(), { onlyIfEmpty: options.onlyIfEmpty });
   if (report.skippedBecauseNotEmpty) {
     console.log("Staff accounts exist already: nothing seeded.");
   } else {
@@ -26,7 +29,7 @@ try {
         (report.createdAccounts.length ? `: ${report.createdAccounts.join(", ")}` : " (all present already)."),
     );
   }
-  if (withDemoTokens) {
+  if (options.withDemoTokens) {
     const demo = await seedReviewDemoData(await getDb());
     console.log(
       demo.skipped
@@ -39,9 +42,15 @@ try {
     console.log(formatDemoAccountsTable(report.accounts));
     console.log("");
   }
-} catch (error) {
-  console.error(`db:seed failed.\n${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-} finally {
-  await closeDb();
+}
+
+if (isMainModule(import.meta.url)) {
+  try {
+    await seedConfiguredDatabase({ onlyIfEmpty: process.argv.includes("--if-empty"), withDemoTokens: process.argv.includes("--demo") });
+  } catch (error) {
+    console.error(`db:seed failed.\n${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  } finally {
+    await closeDb();
+  }
 }

@@ -3,8 +3,8 @@
  * Playwright run. On the embedded database the first start seeds the demo staff; in production
  * nothing is seeded (admins are created with `npm run staff:create`).
  *
- * The seed runs in its own process and ends before `next start` opens the database, because an
- * embedded (PGlite) data directory has exactly one owner at a time.
+ * The preparation (scripts/db-prepare.ts) runs in its own process and ends before `next start`
+ * opens the database, because an embedded (PGlite) data directory has exactly one owner at a time.
  */
 import { openSync, writeSync } from "node:fs";
 import { runToCompletion, startServer, superviseTogether } from "./support/processes";
@@ -13,16 +13,11 @@ import { runToCompletion, startServer, superviseTogether } from "./support/proce
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 
 const tsx = ["--conditions=react-server"];
-const isProduction = process.env.APP_ENV === "production";
 const port = process.env.PORT ?? "3000";
 
-await runToCompletion("npx", ["tsx", ...tsx, "scripts/db-migrate.ts"]);
-// `E2E_SEED_DEMO=1` (the review end-to-end run) adds 30 days of demo tokens to the seed.
-const seedArgs = ["tsx", ...tsx, "scripts/db-seed.ts", "--if-empty", ...(process.env.E2E_SEED_DEMO === "1" ? ["--demo"] : [])];
-if (!isProduction) await runToCompletion("npx", seedArgs);
-// End-to-end runs also get the token fixtures that must exist before the app starts (e.g. a token
-// issued 16 minutes ago), since only the app process may open the embedded database afterwards.
-if (process.env.APP_ENV === "test") await runToCompletion("npx", ["tsx", ...tsx, "e2e/support/live-seed.ts"]);
+// Migrations, the demo staff on the embedded database (`E2E_SEED_DEMO=1`, the review end-to-end
+// run, adds 30 days of demo tokens) and an end-to-end run's live fixtures, in one process.
+await runToCompletion("npx", ["tsx", ...tsx, "scripts/db-prepare.ts"]);
 
 // An idle connection is closed by the balancer before the app closes it: when both could close it,
 // the balancer may send a request down a connection the app is closing at that moment, and answer

@@ -1,6 +1,7 @@
 /**
  * Seeds the live specs' fixtures (see live-fixtures.ts) into the e2e database, after the demo seed
- * and before `next start` opens it. Test runs only: refuses anything but APP_ENV=test. Idempotent.
+ * and before `next start` opens it (scripts/db-prepare.ts runs it there, in the same process as the
+ * migrations and the seed). Test runs only: refuses anything but APP_ENV=test. Idempotent.
  *
  *   tsx --conditions=react-server e2e/support/live-seed.ts
  */
@@ -12,13 +13,14 @@ import { env } from "@/lib/env";
 import { computeIdNumberIndex, computeRequestFingerprint, encryptContactFields, encryptField, getPiiKeys, lastFourOf } from "@/lib/pii";
 import { retentionSettingsFrom, runRetentionJob } from "@/lib/compliance/retention-job";
 import { liveFixtures } from "./live-fixtures";
+import { isMainModule } from "@/scripts/support/main-module";
 
-if (env().APP_ENV !== "test") {
-  console.error("e2e/support/live-seed.ts writes test fixtures and runs only with APP_ENV=test.");
-  process.exit(1);
-}
-
-try {
+/**
+ * Writes the fixtures into the configured database (getDb) and runs the retention job; throws on
+ * failure. Leaves the database open for the caller to close (scripts/db-prepare.ts goes on with it).
+ */
+export async function seedLiveFixtures(): Promise<void> {
+  if (env().APP_ENV !== "test") throw new Error("e2e/support/live-seed.ts writes test fixtures and runs only with APP_ENV=test.");
   const db = await getDb();
   const now = Date.now();
   const ownerOf = async (username: string) => {
@@ -143,9 +145,15 @@ try {
   }
   const retention = await runRetentionJob(db, { settings: retentionSettingsFrom(env()), trigger: "command" });
   console.log(`live fixtures: ${insertedExpired.length + insertedUnknown.length + insertedOld} seeded; retention job erased contact data of ${retention.contactErased}, identity data of ${retention.identityErased}`);
-} catch (error) {
-  console.error(`e2e/support/live-seed.ts failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-} finally {
-  await closeDb();
+}
+
+if (isMainModule(import.meta.url)) {
+  try {
+    await seedLiveFixtures();
+  } catch (error) {
+    console.error(`e2e/support/live-seed.ts failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  } finally {
+    await closeDb();
+  }
 }
