@@ -3,8 +3,11 @@
  * production Veridesk, which has no default accounts.
  *
  *   npm run staff:create -- --role admin --username k.mensah --name "Kofi Mensah" \
- *     --branch ACC [--branch-name "Accra – Head Office"] [--password-stdin]
+ *     --branch ACC [--branch-name "Accra – Head Office"] [--password-stdin] [--break-glass]
  *
+ * `--break-glass` (administrators only) marks an account that may still sign in with its password
+ * and second factor when single sign-on is configured, for when the bank's identity provider is
+ * down. Keep a handful; each of their sign-ins is audited as break-glass.
  * The password is asked twice without echo, or read from the first line of standard input with
  * `--password-stdin` (for automation: `printf '%s\n' "$PW" | npm run staff:create -- ...`).
  * `--branch-name` creates the branch when no branch has that code yet.
@@ -21,7 +24,7 @@ import { branchCodeSchema, createStaffSchema } from "@/lib/staff/schemas";
 import { createStaffAccount } from "@/lib/staff/accounts";
 import { ensureBranch, listBranches } from "@/lib/staff/branches";
 
-const usage = `Usage: npm run staff:create -- --role <${STAFF_ROLES.join("|")}> --username <username> --name "<full name>" --branch <CODE> [--branch-name "<name>"] [--password-stdin]`;
+const usage = `Usage: npm run staff:create -- --role <${STAFF_ROLES.join("|")}> --username <username> --name "<full name>" --branch <CODE> [--branch-name "<name>"] [--password-stdin] [--break-glass]`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -32,6 +35,7 @@ async function main(): Promise<void> {
       branch: { type: "string" },
       "branch-name": { type: "string" },
       "password-stdin": { type: "boolean", default: false },
+      "break-glass": { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -43,6 +47,8 @@ async function main(): Promise<void> {
   if (!values.role || !isStaffRole(values.role) || !values.username || !values.name || !values.branch) {
     throw new Error(`Missing or invalid options.\n${usage}`);
   }
+  const isBreakGlass = values["break-glass"];
+  if (isBreakGlass && values.role !== "admin") throw new Error("Only administrators can be break-glass accounts (--role admin).");
   const branchCode = branchCodeSchema.parse(values.branch);
   const actor = { system: "staff:create" };
 
@@ -62,8 +68,10 @@ async function main(): Promise<void> {
   const passwordCheck = z.string().min(PASSWORD_MIN).max(PASSWORD_MAX).safeParse(password);
   if (!passwordCheck.success) throw new Error(`The password must have ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`);
 
-  const { member } = await createStaffAccount(await getDb(), actor, { ...input, password });
-  console.log(`Created ${roleLabels[member.role]} "${member.username}" (${member.name}) in ${member.branch.code} — ${member.branch.name}.`);
+  const { member } = await createStaffAccount(await getDb(), actor, { ...input, password, isBreakGlass });
+  console.log(
+    `Created ${isBreakGlass ? "break-glass " : ""}${roleLabels[member.role]} "${member.username}" (${member.name}) in ${member.branch.code} — ${member.branch.name}.`,
+  );
 }
 
 async function readFirstLine(): Promise<string> {

@@ -4,21 +4,21 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
-import { username } from "better-auth/plugins";
+import { twoFactor, username } from "better-auth/plugins";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { recordAuditEvent } from "@/lib/audit";
 import { getDb } from "@/lib/db/client";
 import type { Database } from "@/lib/db/types";
-import { authAccounts, authRateLimits, authSessions, authUsers, authVerifications, staffProfiles } from "@/lib/db/schema";
-import { appUrl, env } from "@/lib/env";
+import { authAccounts, authRateLimits, authSessions, authUsers, authVerifications, staffProfiles, twoFactors } from "@/lib/db/schema";
+import { appUrl, env, isSsoConfigured } from "@/lib/env";
 import { errorCatalog } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { metrics } from "@/lib/metrics";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./password-rules";
 import { normalizeUsername, USERNAME_MAX, USERNAME_MIN } from "./username";
 import { containsNul } from "@/lib/validation/query-values";
-import { COOKIE_PREFIX } from "./constants";
+import { COOKIE_PREFIX, RESOLVED_IP_HEADER } from "./constants";
 import { LOCKED_MESSAGE } from "./lockout";
 import { ADDRESS_LIMITED_MESSAGE, AddressThrottle } from "./address-throttle";
 import { addressBucketOf, resolveClientIp } from "@/lib/client-ip";
@@ -26,6 +26,9 @@ import { claimSignInAttempt, clearFailedSignIns, countFailedSignIn, hasAccount, 
 import { AuditWriteBudget } from "./signed-out-writes";
 import { signInMethodOf } from "./sign-in-methods";
 import { recordSignIn } from "./sign-in-audit";
+import { verifiedSessionToken } from "./session-cookie";
+import { afterCodeStep, beforeCodeStep, CODE_PATHS, CODE_USED_MESSAGE, codeStepErrorCodes, recordSecondFactorRequired } from "./two-factor/code-step";
+import { bankSso } from "./sso/plugin";
 
 /**
  * The code of a better-auth refusal (`INVALID_PASSWORD`, …), or undefined for anything else. Read
@@ -52,11 +55,6 @@ export function betterAuthErrorCode(error: unknown): string | undefined {
 
 export const SIGN_IN_PATH = "/sign-in/username";
 
-/**
- * Where the client address resolved through the trusted-proxy setting travels into better-auth.
- * `handleAuthRequest` deletes whatever a client sent under this name before setting it.
- */
-const RESOLVED_IP_HEADER = "x-veridesk-client-ip";
 
 /** Error codes better-auth answers the sign-in form with, besides its own. */
 export const signInErrorCodes = {
@@ -64,6 +62,7 @@ export const signInErrorCodes = {
   addressLimited: "ADDRESS_LIMITED",
   disabled: "ACCOUNT_DISABLED",
   demoRefused: "DEMO_ACCOUNT_REFUSED",
+  bankSignInOnly: "USE_BANK_SIGN_IN",
   invalidCredentials: "INVALID_USERNAME_OR_PASSWORD",
 } as const;
 
@@ -90,6 +89,7 @@ function buildAuth(db: Database) {
         account: authAccounts,
         verification: authVerifications,
         rateLimit: authRateLimits,
+        twoFactor: twoFactors,
       },
     }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: PASSWORD_MIN, maxPasswordLength: PASSWORD_MAX },
@@ -114,6 +114,10 @@ function buildAuth(db: Database) {
         // the whole bank out (client-ip.ts).
         [SIGN_IN_PATH]: (request) =>
           request.headers.has(RESOLVED_IP_HEADER) ? { window: 60, max: settings.APP_ENV === "test" ? 1000 : 30 } : false,
+        // The code step, like the password: the plugin's own 3 per 10 s would be one bucket for
+        // a whole branch behind one address. The username's lock-out bounds code guessing.
+        "/two-factor/*": (request) =>
+          request.headers.has(RESOLVED_IP_HEADER) ? { window: 60, max: settings.APP_ENV === "test" ? 1000 : 30 } : false,
       },
     },
     advanced: {
@@ -137,11 +141,38 @@ function buildAuth(db: Database) {
     telemetry: { enabled: false },
     plugins: [
       username({ minUsernameLength: USERNAME_MIN, maxUsernameLength: USERNAME_MAX, usernameNormalization: normalizeUsername }),
+      // An authenticator app (TOTP) with backup codes, both stored encrypted with AUTH_SECRET. No
+      // "trust this device": branch PCs are shared (the code endpoints refuse `trustDevice`).
+      // Veridesk's rules around it (one use per code, lock-out, audit) are in lib/auth/two-factor.
+      twoFactor({ issuer: settings.BANK_NAME, backupCodeOptions: { storeBackupCodes: "encrypted", amount: 10 } }),
+      bankSso(db),
       // Last: lets auth.api calls from server actions set and clear the session cookie.
       nextCookies(),
     ],
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        if (CODE_PATHS[ctx.path]) {
+          if ((ctx.body as { trustDevice?: unknown } | undefined)?.trustDevice) {
+            throw new APIError("BAD_REQUEST", { code: codeStepErrorCodes.trustDeviceRefused, message: "Devices are not remembered: branch PCs are shared." });
+          }
+          const outcome = await beforeCodeStep(db, {
+            path: ctx.path,
+            body: ctx.body,
+            sessionToken: verifiedSessionToken(ctx.headers?.get("cookie") ?? null, settings.AUTH_SECRET),
+            signInUserId: async () => {
+              // The pending sign-in better-auth's twoFactor plugin keeps behind its signed cookie.
+              const identifier = await ctx.getSignedCookie(ctx.context.createAuthCookie("two_factor").name, ctx.context.secret);
+              if (!identifier) return null;
+              return (await ctx.context.internalAdapter.findVerificationValue(identifier))?.value ?? null;
+            },
+            codeKey: settings.AUTH_SECRET,
+            ip: resolvedIp(ctx.headers),
+            requestId: randomUUID(),
+          });
+          if (outcome.refused === "locked") throw new APIError("TOO_MANY_REQUESTS", { code: signInErrorCodes.locked, message: LOCKED_MESSAGE });
+          if (outcome.refused === "used") throw new APIError("UNAUTHORIZED", { code: codeStepErrorCodes.used, message: CODE_USED_MESSAGE });
+          return;
+        }
         if (ctx.path !== SIGN_IN_PATH) return;
         const typed = typedUsername(ctx.body);
         // Not a possible username: better-auth refuses it without checking any password.
@@ -175,11 +206,34 @@ function buildAuth(db: Database) {
         throw new APIError("TOO_MANY_REQUESTS", { code: signInErrorCodes.locked, message: LOCKED_MESSAGE });
       }),
       after: createAuthMiddleware(async (ctx) => {
+        if (CODE_PATHS[ctx.path]) {
+          const returned = ctx.context.returned;
+          const isRefused = returned instanceof Error || betterAuthErrorCode(returned) !== undefined;
+          const ip = resolvedIp(ctx.headers);
+          const step = await afterCodeStep(db, {
+            body: ctx.body,
+            isRefused,
+            refusalCode: betterAuthErrorCode(returned),
+            newSessionId: ctx.context.newSession?.session.id ?? null,
+            ip,
+            requestId: randomUUID(),
+            onSignedIn: (signedIn) => releaseAddressClaim(ip, signedIn),
+          });
+          if (step.hasJustLocked) throw new APIError("TOO_MANY_REQUESTS", { code: signInErrorCodes.locked, message: LOCKED_MESSAGE });
+          return;
+        }
         if (ctx.path !== SIGN_IN_PATH) return;
         const typed = typedUsername(ctx.body);
         const requestId = randomUUID();
         const ip = resolvedIp(ctx.headers);
         const newSession = ctx.context.newSession;
+        if (newSession?.user.twoFactorEnabled) {
+          // The twoFactor plugin's after hook runs after this one and turns the answer into
+          // `twoFactorRedirect`, deleting this session: the password alone is no sign-in. The
+          // guess stays counted (the code step clears the lock-out once a code is accepted).
+          await recordSecondFactorRequired(db, { userId: newSession.user.id, username: typed, ip, requestId });
+          return;
+        }
         if (newSession) {
           await clearFailedSignIns(db, typed);
           releaseAddressClaim(ip, typed);
@@ -196,8 +250,14 @@ function buildAuth(db: Database) {
           metrics().signInFailures.inc({ reason: "locked" });
           return;
         }
-        if (code === signInErrorCodes.disabled || code === signInErrorCodes.demoRefused) {
-          metrics().signInFailures.inc({ reason: code === signInErrorCodes.disabled ? "disabled" : "demo_account_in_production" });
+        const refusedWithRightPassword = {
+          [signInErrorCodes.disabled]: "disabled",
+          [signInErrorCodes.demoRefused]: "demo_account_in_production",
+          [signInErrorCodes.bankSignInOnly]: "password_sign_in_off",
+        } as Record<string, string>;
+        if (code && refusedWithRightPassword[code]) {
+          const reason = refusedWithRightPassword[code];
+          metrics().signInFailures.inc({ reason });
           // The password was right: not a guess, so it gives its place in the count back.
           await releaseSignInAttempt(db, typed);
           releaseAddressClaim(ip, typed);
@@ -207,7 +267,7 @@ function buildAuth(db: Database) {
             actor: null,
             actorLabel: typed,
             branchId: await branchOfUsername(db, typed),
-            details: { reason: code === signInErrorCodes.disabled ? "disabled" : "demo_account_in_production", ip },
+            details: { reason, ip },
             requestId,
           });
           return;
@@ -266,7 +326,13 @@ function buildAuth(db: Database) {
                 message: "Demo accounts cannot sign in to a production Veridesk.",
               });
             }
-            return { data: { ...session, authMethod: signInMethodOf(context?.path) } };
+            const authMethod = signInMethodOf(context?.path);
+            // One way in: with single sign-on configured, only break-glass accounts sign in any
+            // other way. Checked after the password (or passkey), so it tells a guesser nothing.
+            if (authMethod !== "sso" && isSsoConfigured(settings) && !profile.isBreakGlass) {
+              throw new APIError("FORBIDDEN", { code: signInErrorCodes.bankSignInOnly, message: "Use your bank sign-in." });
+            }
+            return { data: { ...session, authMethod } };
           },
         },
       },
@@ -382,12 +448,14 @@ const signInBodySchema = z.object({
   password: z.string().max(PASSWORD_MAX * 4),
   rememberMe: z.boolean().optional(),
 });
+/** The code step's body: the code and nothing else (no `trustDevice`, no `disableSession`). */
+const codeBodySchema = z.object({ code: z.string().min(1).max(64) }).strict();
 const SIGN_IN_BODY_MAX_BYTES = 16 * 1024;
 
 /**
  * better-auth's HTTP handler, given the client address the trusted-proxy setting vouches for
- * (client-ip.ts) and nothing a client wrote under our header's name. The sign-in body is checked
- * first (size, shape, no `\0`): a NUL in a username would otherwise reach PostgreSQL as an error.
+ * (client-ip.ts) and nothing a client wrote under our header's name. The sign-in and code bodies are
+ * checked first (size, shape, no `\0`): a NUL in a username would otherwise reach PostgreSQL as an error.
  */
 export async function handleAuthRequest(request: Request): Promise<Response> {
   const auth = await getAuth();
@@ -398,7 +466,9 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
   warnOfUntrustedForwarding(request.headers, settings);
   if (ip) headers.set(RESOLVED_IP_HEADER, ip);
   const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
-  if (body && new URL(request.url).pathname.endsWith(SIGN_IN_PATH) && !isAcceptableSignInBody(body)) {
+  const pathname = new URL(request.url).pathname;
+  const bodySchema = pathname.endsWith(SIGN_IN_PATH) ? signInBodySchema : Object.keys(CODE_PATHS).some((path) => pathname.endsWith(path)) ? codeBodySchema : null;
+  if (body && bodySchema && !isAcceptableBody(body, bodySchema)) {
     const { httpStatus, userMessage } = errorCatalog.VALIDATION;
     return Response.json({ code: "VALIDATION", message: userMessage }, { status: httpStatus, headers: { "cache-control": "no-store" } });
   }
@@ -424,7 +494,7 @@ function warnOfUntrustedForwarding(headers: Headers, settings: ReturnType<typeof
   );
 }
 
-function isAcceptableSignInBody(body: ArrayBuffer): boolean {
+function isAcceptableBody(body: ArrayBuffer, schema: z.ZodType): boolean {
   if (body.byteLength > SIGN_IN_BODY_MAX_BYTES) return false;
   let parsed: unknown;
   try {
@@ -432,5 +502,5 @@ function isAcceptableSignInBody(body: ArrayBuffer): boolean {
   } catch {
     return false;
   }
-  return !containsNul(parsed) && signInBodySchema.safeParse(parsed).success;
+  return !containsNul(parsed) && schema.safeParse(parsed).success;
 }

@@ -101,7 +101,7 @@ export async function findStaffMember(db: DbExecutor, userId: string): Promise<S
 export async function createStaffAccount(
   db: DbExecutor,
   actor: Actor,
-  input: CreateStaffInput & { password?: string; isDemo?: boolean },
+  input: CreateStaffInput & { password?: string; isDemo?: boolean; isBreakGlass?: boolean },
   requestId?: string,
 ): Promise<{ member: StaffMember; temporaryPassword: string | null }> {
   const username = normalizeUsername(input.username);
@@ -129,7 +129,7 @@ export async function createStaffAccount(
 export async function insertStaffAccount(
   tx: DbExecutor,
   actor: Actor,
-  input: CreateStaffInput & { passwordHash: string; isTemporary: boolean; isDemo?: boolean },
+  input: CreateStaffInput & { passwordHash: string; isTemporary: boolean; isDemo?: boolean; isBreakGlass?: boolean },
   requestId?: string,
   extraDetails: Record<string, unknown> = {},
 ): Promise<StaffMember> {
@@ -160,7 +160,7 @@ export async function insertStaffAccount(
   });
   await tx
     .insert(staffProfiles)
-    .values({ userId, role: input.role, branchId: branch.id, isDemo: input.isDemo ?? false, mustChangePassword: isTemporary });
+    .values({ userId, role: input.role, branchId: branch.id, isDemo: input.isDemo ?? false, isBreakGlass: input.isBreakGlass ?? false, mustChangePassword: isTemporary });
   await recordAuditEvent(tx, {
     action: "staff.create",
     actor: actorOf(actor),
@@ -171,6 +171,7 @@ export async function insertStaffAccount(
       username,
       after: { name: input.name, role: input.role, branch: branch.code },
       isDemo: input.isDemo ?? false,
+      ...(input.isBreakGlass ? { isBreakGlass: true } : {}),
       mustChangePassword: isTemporary,
       ...extraDetails,
     },
