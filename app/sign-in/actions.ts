@@ -30,6 +30,7 @@ export const signOutAction = defineAction(
       details: { reason: input.reason },
       requestId,
     });
-    return { signedOut: true };
+    // Veridesk's session is gone; a bank sign-in's session at the identity provider is not.
+    return { signedOut: true, bankSessionRemains: staff.session.signInMethod === "sso" };
   },
 );

@@ -3,11 +3,14 @@ import { redirect } from "next/navigation";
 import { AuthBrand } from "@/components/auth/auth-brand";
 import { endedSessionNotices } from "@/components/auth/sign-in-messages";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { BankSignIn } from "@/components/auth/bank-sign-in";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { getCurrentStaff } from "@/lib/auth/session";
 import { safeNextPath } from "@/lib/auth/session-policy";
-import { env } from "@/lib/env";
+import { bankSignOutUrl } from "@/lib/auth/sso/provider";
+import { isSsoRefusal, SSO_REFUSALS } from "@/lib/auth/sso/refusals";
+import { env, isSsoConfigured } from "@/lib/env";
 import { demoAccounts } from "@/lib/staff/demo-accounts";
 import { roleLabels } from "@/lib/domain/staff-roles";
 
@@ -25,6 +28,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
   const notice = reason ? endedSessionNotices[reason] : undefined;
   const settings = env();
   const showsDemoAccounts = settings.APP_ENV !== "production";
+  const hasBankSignIn = isSsoConfigured(settings);
+  const ssoRefusal = isSsoRefusal(params.sso) ? SSO_REFUSALS[params.sso] : undefined;
+  const bankSignOut = reason === "signed-out-bank-open" ? await bankSignOutUrl(settings) : null;
 
   return (
     <main className="flex min-h-screen flex-col items-center justify-center gap-6 px-4 py-10">
@@ -36,7 +42,31 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
             {notice.text}
           </Alert>
         ) : null}
-        <SignInForm next={next} />
+        {ssoRefusal ? (
+          <Alert tone="warning" title={ssoRefusal.title} className="mb-6">
+            {ssoRefusal.text}
+          </Alert>
+        ) : null}
+        {bankSignOut ? (
+          <p className="-mt-3 mb-6 text-sm">
+            <a className="font-semibold text-brand-700 underline underline-offset-2" href={bankSignOut}>
+              Sign out of the bank too
+            </a>
+          </p>
+        ) : null}
+        {hasBankSignIn ? (
+          <>
+            <BankSignIn next={next} />
+            {/* With single sign-on, only break-glass administrators use a password (ADR 0041). */}
+            <details className="mt-6 border-t border-line pt-4">
+              <summary className="cursor-pointer text-sm font-semibold text-ink-muted">Emergency sign-in for administrators</summary>
+              <p className="mt-2 mb-4 text-sm text-ink-muted">Only when the bank sign-in is down, and only for break-glass accounts.</p>
+              <SignInForm next={next} />
+            </details>
+          </>
+        ) : (
+          <SignInForm next={next} />
+        )}
         <p className="mt-6 text-sm text-ink-muted">Forgot your password, or locked out? Ask your branch administrator.</p>
       </Card>
       {showsDemoAccounts ? (

@@ -6,6 +6,7 @@ export const signInMessages = {
   invalidCredentials: "The username or password is not right. Check both and try again.",
   rateLimited: "Too many sign-in attempts from this computer. Wait a minute, then try again.",
   disabled: "This account is disabled. Ask your administrator.",
+  bankSignInOnly: "Use your bank sign-in: this account signs in with “Sign in with your bank account”.",
   unreachable: "Veridesk could not be reached. Check the network connection and try again.",
   unexpected: "Sign-in did not work because of a problem on our side. Try again, and call your administrator if it keeps happening.",
 } as const;
@@ -17,6 +18,7 @@ export function signInErrorMessage(answer: SignInAnswer): string {
   if (answer.code === "ACCOUNT_LOCKED" && answer.message) return answer.message;
   if (answer.code === "ADDRESS_LIMITED" && answer.message) return answer.message;
   if (answer.code === "ACCOUNT_DISABLED") return signInMessages.disabled;
+  if (answer.code === "USE_BANK_SIGN_IN") return signInMessages.bankSignInOnly;
   if (answer.code === "DEMO_ACCOUNT_REFUSED" && answer.message) return answer.message;
   if (answer.status === 429) return signInMessages.rateLimited;
   if (answer.status === 401 || answer.status === 400 || answer.status === 422) return signInMessages.invalidCredentials;
@@ -40,4 +42,9 @@ export const endedSessionNotices: Record<string, { tone: "info" | "warning"; tit
     text: "Your account was changed by an administrator. Sign in again, or ask your administrator if that fails.",
   },
   "signed-out": { tone: "info", title: "You have signed out", text: "Sign in again whenever you need to." },
+  "signed-out-bank-open": {
+    tone: "warning",
+    title: "You have signed out of Veridesk",
+    text: "Your bank sign-in is still open in this browser. On a shared computer, sign out of the bank too.",
+  },
 };

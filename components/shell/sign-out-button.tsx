@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import type { ActionResult } from "@/lib/actions/result";
 
 /** app/sign-in/actions.ts's signOutAction, passed down by the page (a client component does not import app/). */
-export type SignOutAction = (input: { reason?: "user" | "idle" | "absolute" }) => Promise<ActionResult<{ signedOut: boolean }>>;
+export type SignOutAction = (input: { reason?: "user" | "idle" | "absolute" }) => Promise<ActionResult<{ signedOut: boolean; bankSessionRemains: boolean }>>;
 
 export function SignOutButton({ signOutAction }: { signOutAction: SignOutAction }) {
   const [isPending, startTransition] = useTransition();
@@ -20,9 +20,11 @@ export function SignOutButton({ signOutAction }: { signOutAction: SignOutAction 
       onClick={() =>
         startTransition(async () => {
           // Whatever the answer (even "already signed out"), the browser leaves the shell.
-          await signOutAction({ reason: "user" }).catch(() => undefined);
+          const result = await signOutAction({ reason: "user" }).catch(() => undefined);
+          // Signed in through the bank: its own session is still open in this browser, and the page says so.
+          const reason = result?.ok && result.data.bankSessionRemains ? "signed-out-bank-open" : "signed-out";
           // A full page load (not router.push) drops everything the tab held in memory: counters are shared.
-          window.location.replace("/sign-in?reason=signed-out");
+          window.location.replace(`/sign-in?reason=${reason}`);
         })
       }
     >

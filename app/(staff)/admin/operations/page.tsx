@@ -6,7 +6,9 @@ import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, Table
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/pages";
 import { getDb } from "@/lib/db/client";
-import { env } from "@/lib/env";
+import { ssoRedirectUri } from "@/lib/auth/sso/provider";
+import { env, isSsoConfigured, mfaRequiredFor } from "@/lib/env";
+import { readStaffSignInOverview } from "@/lib/operations/staff-sign-in";
 import { OVERDUE_SECONDS, readOperationsOverview } from "@/lib/operations/overview";
 import { formatDateTime } from "@/lib/bank-time";
 import { currentHeartbeat, HEARTBEAT_SILENT_MS, listInstances } from "@/lib/server/heartbeat";
@@ -40,7 +42,13 @@ export default async function OperationsPage() {
   await requirePermission("operations.view");
   const settings = env();
   const db = await getDb();
-  const [overview, readiness, instances] = await Promise.all([readOperationsOverview(db), checkReadiness(), listInstances(db)]);
+  const [overview, readiness, instances, staffSignIn] = await Promise.all([
+    readOperationsOverview(db),
+    checkReadiness(),
+    listInstances(db),
+    readStaffSignInOverview(db, new Date()),
+  ]);
+  const hasBankSignIn = isSsoConfigured(settings);
   const thisInstance = currentHeartbeat()?.instanceId;
   const { budget, backlog, lastHour, outcomeUnknown } = overview;
   const isPaused = budget.pausedUntil !== null && budget.pausedUntil > overview.at;
@@ -155,6 +163,60 @@ export default async function OperationsPage() {
               </TableBody>
             </Table>
           </TableFrame>
+        </Card>
+
+        <Card className="flex flex-col gap-4" data-testid="staff-sign-in">
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 className="text-lg font-semibold">Staff sign-in</h2>
+            {hasBankSignIn ? <Badge tone="success">Bank sign-in on</Badge> : <Badge tone="info">Passwords only</Badge>}
+          </div>
+          <p className="text-ink-muted">
+            {hasBankSignIn
+              ? "Staff sign in through the bank's identity provider. Only the break-glass administrators below may use a password, for when the provider is down; each such sign-in is listed here."
+              : "Single sign-on is not configured: every account signs in with its password. Register the redirect URI below at the bank's identity provider and set SSO_ISSUER, SSO_CLIENT_ID and SSO_CLIENT_SECRET to turn it on."}
+          </p>
+          <Figures
+            rows={[
+              ["Redirect URI to register", <code key="uri" className="font-mono text-sm break-all" data-testid="sso-redirect-uri">{ssoRedirectUri(settings)}</code>],
+              ["Identity provider", settings.SSO_ISSUER ?? "—"],
+              ["Required group / admin group", `${settings.SSO_REQUIRED_GROUP ?? "none"} / ${settings.SSO_ADMIN_GROUP ?? "none"}`],
+              ["Second factor at the bank", hasBankSignIn ? (settings.SSO_REQUIRE_MFA ? `required (amr ${settings.SSO_MFA_AMR.join(", ")}${settings.SSO_ACR_VALUES ? `; acr ${settings.SSO_ACR_VALUES.join(", ")}` : ""})` : "not required") : "—"],
+              ["Second factor with a password", mfaRequiredFor(settings) === "all" ? "every account" : "administrators"],
+              ["Bank sign-ins / refusals (24 h)", `${staffSignIn.bankSignInsLastDay} / ${staffSignIn.bankRefusalsLastDay}`],
+              [
+                "Break-glass accounts",
+                staffSignIn.breakGlassAccounts.length === 0
+                  ? "none (npm run staff:create -- --break-glass)"
+                  : staffSignIn.breakGlassAccounts.map((account) => `${account.username}${account.isDisabled ? " (disabled)" : ""}`).join(", "),
+              ],
+            ]}
+          />
+          <h3 className="font-semibold">Break-glass sign-ins (last 90 days)</h3>
+          {staffSignIn.breakGlassSignIns.length === 0 ? (
+            <p className="text-ink-muted" data-testid="break-glass-none">None.</p>
+          ) : (
+            <TableFrame>
+              <Table>
+                <TableCaption className="sr-only">Break-glass sign-ins, newest first</TableCaption>
+                <TableHead>
+                  <TableRow>
+                    <TableHeaderCell>Account</TableHeaderCell>
+                    <TableHeaderCell>When</TableHeaderCell>
+                    <TableHeaderCell>From</TableHeaderCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {staffSignIn.breakGlassSignIns.map((signIn) => (
+                    <TableRow key={`${signIn.username}-${signIn.at.toISOString()}`} data-testid="break-glass-sign-in">
+                      <TableCell className="font-mono text-sm">{signIn.username}</TableCell>
+                      <TableCell>{formatDateTime(signIn.at)}</TableCell>
+                      <TableCell className="font-mono text-sm">{signIn.ip ?? "—"}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableFrame>
+          )}
         </Card>
 
         <Card className="flex flex-col gap-4" data-testid="instance-readiness">

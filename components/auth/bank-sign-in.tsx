@@ -1,0 +1,18 @@
+import { Building2 } from "lucide-react";
+import { Button } from "@/components/ui/button";
+
+/**
+ * "Sign in with your bank account": a plain link to the start of single sign-on (lib/auth/sso),
+ * which answers with the bank's own sign-in page. A link, not a script: it works before the page's
+ * JavaScript has loaded, and starting a sign-in writes nothing but a short-lived signed cookie.
+ */
+export function BankSignIn({ next }: { next: string }) {
+  return (
+    <Button asChild size="lg" className="w-full">
+      <a href={`/api/auth/sso/sign-in/bank?next=${encodeURIComponent(next)}`}>
+        <Building2 aria-hidden className="size-5" />
+        Sign in with your bank account
+      </a>
+    </Button>
+  );
+}
