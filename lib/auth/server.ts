@@ -26,6 +26,7 @@ import { claimSignInAttempt, clearFailedSignIns, countFailedSignIn, hasAccount, 
 import { AuditWriteBudget } from "./signed-out-writes";
 import { signInMethodOf } from "./sign-in-methods";
 import { recordSignIn } from "./sign-in-audit";
+import { passkeyPlugin } from "./passkey/plugin";
 import { verifiedSessionToken } from "./session-cookie";
 import { afterCodeStep, beforeCodeStep, CODE_PATHS, CODE_USED_MESSAGE, codeStepErrorCodes, recordSecondFactorRequired } from "./two-factor/code-step";
 import { bankSso } from "./sso/plugin";
@@ -141,6 +142,7 @@ function buildAuth(db: Database) {
     telemetry: { enabled: false },
     plugins: [
       username({ minUsernameLength: USERNAME_MIN, maxUsernameLength: USERNAME_MAX, usernameNormalization: normalizeUsername }),
+      passkeyPlugin({ db, ipOf: resolvedIp }),
       // An authenticator app (TOTP) with backup codes, both stored encrypted with AUTH_SECRET. No
       // "trust this device": branch PCs are shared (the code endpoints refuse `trustDevice`).
       // Veridesk's rules around it (one use per code, lock-out, audit) are in lib/auth/two-factor.

@@ -1,3 +1,4 @@
+import { passkeyPaths } from "@/lib/auth/passkey/dto";
 import { handleAuthRequest, SIGN_IN_PATH } from "@/lib/auth/server";
 import { CODE_PATHS } from "@/lib/auth/two-factor/code-step";
 import { SSO_CALLBACK_PATH, SSO_START_PATH } from "@/lib/auth/sso/provider";
@@ -15,6 +16,8 @@ const exposed = new Set([
   // Single sign-on through the bank's identity provider (lib/auth/sso): its start and callback.
   `GET /api/auth${SSO_START_PATH}`,
   `GET /api/auth${SSO_CALLBACK_PATH}`,
+  // Passkeys (lib/auth/passkey): sign-in without a username, and a staff member's own passkeys.
+  ...Object.values(passkeyPaths).map((path) => `${path === passkeyPaths.list ? "GET" : "POST"} /api/auth${path}`),
 ]);
 
 async function handle(request: Request): Promise<Response> {
