@@ -29,6 +29,8 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Integration suites start real processes on fixed ports: one file at a time.
           fileParallelism: false,
+          // One migrated PGlite directory, copied for each scratch database (test/kit/pglite-template.ts).
+          globalSetup: ["./test/kit/integration-setup.ts"],
         },
       },
     ],

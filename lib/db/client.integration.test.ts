@@ -15,7 +15,7 @@ let client: typeof import("./client");
 
 beforeAll(async () => {
   delete process.env.DATABASE_URL;
-  dataDir = useScratchProcessDatabase("client");
+  dataDir = useScratchProcessDatabase("client", {}, { migrated: false });
   lockPath = `${dataDir}.lock`;
   const { env } = await import("@/lib/env");
   // Never let this test open the developer's own database (.data/pglite).

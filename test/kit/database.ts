@@ -9,6 +9,7 @@ import { openDatabase } from "@/lib/db/client";
 import type { OpenedDatabase } from "@/lib/db/types";
 import { keyIdOf, type PiiKeys } from "@/lib/pii";
 import { scratchDirectory } from "./directories";
+import { copyMigratedPgliteTemplate } from "./pglite-template";
 
 export { scratchDirectory, withScratchDirectory } from "./directories";
 
@@ -122,6 +123,8 @@ export function forEachDatabase(name: string, define: (driver: ScratchDriver, la
 export async function createScratchPglite(prefix = "veridesk-review-"): Promise<ScratchDatabase> {
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const pgliteDataDir = path.join(tempDir, "pglite");
+  // Migrated already when the integration run made its template; opening then applies nothing.
+  copyMigratedPgliteTemplate(pgliteDataDir);
   const opened = await openDatabase({ pgliteDataDir, label: "scratch database" });
   return {
     opened,

@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { copyMigratedPgliteTemplate } from "./pglite-template";
 
 /**
  * For tests of code that opens the process's own database (better-auth, getCurrentStaff, the
- * services that call getDb): points PGLITE_DATA_DIR at a fresh directory and sets the test
+ * services that call getDb): points PGLITE_DATA_DIR at a fresh directory (a copy of the run's migrated
+ * template, pglite-template.ts) and sets the test
  * environment before any app module reads the settings — lib/logger reads them at import, so call
  * it inside `vi.hoisted` and import the app modules dynamically after it:
  *
@@ -17,8 +19,11 @@ import path from "node:path";
  *
  * This module imports no app code, so importing it sets nothing in motion.
  */
-export function useScratchProcessDatabase(name: string, env: Record<string, string> = {}): string {
+export function useScratchProcessDatabase(name: string, env: Record<string, string> = {}, options: { migrated?: boolean } = {}): string {
   const dataDir = path.join(os.tmpdir(), `veridesk-${name}-${process.pid}-${Date.now()}`);
+  // A copy of the run's migrated template (pglite-template.ts), unless the test is about what the
+  // first open of a new directory does (`migrated: false`).
+  if (options.migrated ?? true) copyMigratedPgliteTemplate(dataDir);
   process.env.PGLITE_DATA_DIR = dataDir;
   process.env.APP_ENV = "test";
   process.env.LOG_LEVEL = "silent";
