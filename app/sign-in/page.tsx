@@ -4,6 +4,7 @@ import { AuthBrand } from "@/components/auth/auth-brand";
 import { endedSessionNotices } from "@/components/auth/sign-in-messages";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { BankSignIn } from "@/components/auth/bank-sign-in";
+import { PasskeySignIn } from "@/components/auth/passkey-sign-in";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { getCurrentStaff } from "@/lib/auth/session";
@@ -67,6 +68,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
         ) : (
           <SignInForm next={next} />
         )}
+        {hasBankSignIn ? null : <PasskeySignIn next={next} />}
         <p className="mt-6 text-sm text-ink-muted">Forgot your password, or locked out? Ask your branch administrator.</p>
       </Card>
       {showsDemoAccounts ? (

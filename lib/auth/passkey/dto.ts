@@ -71,6 +71,9 @@ const messageByCode: Readonly<Record<string, string>> = {
   [passkeyErrorCodes.addressLimited]: passkeyMessages.addressLimited,
 };
 
+/** The session hook's refusals of an account (lib/auth/server.ts): their words are for people. */
+const accountRefusalCodes = new Set(["ACCOUNT_DISABLED", "DEMO_ACCOUNT_REFUSED", "USE_BANK_SIGN_IN"]);
+
 /**
  * The words for a refused passkey request. The server's own message is used only for the codes
  * it writes for people (a disabled account, a demo account in production); anything else reads
@@ -79,7 +82,7 @@ const messageByCode: Readonly<Record<string, string>> = {
 export function passkeyErrorMessage(answer: { status: number; code?: string; message?: string }): string {
   const known = answer.code ? messageByCode[answer.code] : undefined;
   if (known) return known;
-  if ((answer.code === "ACCOUNT_DISABLED" || answer.code === "DEMO_ACCOUNT_REFUSED") && answer.message) return answer.message;
+  if (answer.code && accountRefusalCodes.has(answer.code) && answer.message) return answer.message;
   if (answer.status === 401) return "Your session has ended. Sign in again.";
   if (answer.status === 429) return passkeyMessages.addressLimited;
   if (answer.status >= 500) return passkeyMessages.unexpected;

@@ -114,6 +114,13 @@ function staffRefusal(status: "UNAUTHORIZED" | "FORBIDDEN", code: "UNAUTHENTICAT
   return new APIError(status, { error: { code, message: errorCatalog[code].userMessage } });
 }
 
+/** Codes of the session hook's refusals → the reason audited. */
+const sessionRefusalReasons: Readonly<Record<string, string>> = {
+  ACCOUNT_DISABLED: "disabled",
+  DEMO_ACCOUNT_REFUSED: "demo_account_in_production",
+  USE_BANK_SIGN_IN: "password_sign_in_off",
+};
+
 function betterAuthCode(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   const code = (error as { body?: { code?: unknown } }).body?.code;
@@ -364,13 +371,9 @@ export function passkeyPlugin({ db, ipOf }: PasskeyPluginOptions) {
           try {
             session = await ctx.context.internalAdapter.createSession(passkey.userId);
           } catch (error) {
-            const code = betterAuthCode(error);
-            if (code === "ACCOUNT_DISABLED" || code === "DEMO_ACCOUNT_REFUSED") {
-              await failSignIn(
-                { reason: code === "ACCOUNT_DISABLED" ? "disabled" : "demo_account_in_production", code, message: "" },
-                { ip, requestId, owner },
-              );
-            }
+            // The session hook's refusals (lib/auth/server.ts) keep their code and words.
+            const reason = sessionRefusalReasons[betterAuthCode(error) ?? ""];
+            if (reason) await failSignIn({ reason, code: "", message: "" }, { ip, requestId, owner });
             throw error;
           }
           const user = await ctx.context.internalAdapter.findUserById(passkey.userId);
