@@ -60,6 +60,9 @@ export const pages: PageEntry[] = [
   { file: "app/(staff)/page.tsx", url: "/", audience: anyStaff },
   // Opens only while a temporary password is held (e2e/auth-password-change.spec.ts); others go home.
   { file: "app/change-password/page.tsx", url: "/change-password", audience: anyStaff },
+  // Setting up an authenticator app (held there when one is required and missing), and one's own sign-in security.
+  { file: "app/second-factor/page.tsx", url: "/second-factor", audience: anyStaff },
+  { file: "app/(staff)/account/security/page.tsx", url: "/account/security", audience: anyStaff },
   { file: "app/(staff)/admin/staff/page.tsx", url: "/admin/staff", audience: holders("staff.manage") },
   { file: "app/(staff)/admin/staff/new/page.tsx", url: "/admin/staff/new", audience: holders("staff.manage") },
   { file: "app/(staff)/admin/staff/[userId]/page.tsx", url: `/admin/staff/${SAMPLE_UUID}`, audience: holders("staff.manage") },
@@ -107,6 +110,16 @@ export const routes: RouteEntry[] = [
     },
   },
   { file: "app/api/auth/session/route.ts", url: "/api/auth/session", methods: { GET: anyStaff, POST: anyStaff } },
+  // The second step of a password sign-in (lib/auth/two-factor): nothing without the pending sign-in's signed cookie.
+  { file: "app/api/auth/[...all]/route.ts", url: "/api/auth/two-factor/verify-totp", methods: { POST: { kind: "public", why: "the authenticator code of a pending sign-in" } } },
+  { file: "app/api/auth/[...all]/route.ts", url: "/api/auth/two-factor/verify-backup-code", methods: { POST: { kind: "public", why: "a backup code of a pending sign-in" } } },
+  // Passkeys (lib/auth/passkey), through the same route: a sign-in needs no session, the rest are one's own passkeys.
+  { file: "app/api/auth/[...all]/route.ts", url: "/api/auth/passkey/generate-authentication-options", methods: { POST: { kind: "public", why: "a passkey sign-in's challenge: a short-lived signed cookie, nothing else" } } },
+  { file: "app/api/auth/[...all]/route.ts", url: "/api/auth/passkey/verify-authentication", methods: { POST: { kind: "public", why: "the passkey sign-in itself" } } },
+  { file: "app/api/auth/[...all]/route.ts", url: "/api/auth/passkey/generate-registration-options", methods: { POST: anyStaff } },
+  { file: "app/api/auth/[...all]/route.ts", url: "/api/auth/passkey/verify-registration", methods: { POST: anyStaff } },
+  { file: "app/api/auth/[...all]/route.ts", url: "/api/auth/passkey/list", methods: { GET: anyStaff } },
+  { file: "app/api/auth/[...all]/route.ts", url: "/api/auth/passkey/remove", methods: { POST: anyStaff } },
   {
     file: "app/api/bench/ceiling/route.ts",
     url: "/api/bench/ceiling",
@@ -140,6 +153,9 @@ export const routes: RouteEntry[] = [
 export const actions: ActionEntry[] = [
   { file: "app/sign-in/actions.ts", name: "signOutAction", audience: anyStaff, isSafeToProbe: false },
   { file: "app/change-password/actions.ts", name: "changeTemporaryPasswordAction", audience: anyStaff, isSafeToProbe: true },
+  { file: "app/second-factor/actions.ts", name: "startEnrolmentAction", audience: anyStaff, isSafeToProbe: true },
+  { file: "app/second-factor/actions.ts", name: "confirmEnrolmentAction", audience: anyStaff, isSafeToProbe: true },
+  { file: "app/(staff)/account/security/actions.ts", name: "renewBackupCodesAction", audience: anyStaff, isSafeToProbe: true },
   { file: "app/(staff)/admin/staff/actions.ts", name: "createStaffAction", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/staff/actions.ts", name: "updateStaffAction", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/staff/actions.ts", name: "setStaffDisabledAction", audience: holders("staff.manage"), isSafeToProbe: true },

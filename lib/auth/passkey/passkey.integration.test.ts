@@ -200,6 +200,11 @@ describe("a staff member's own passkeys", () => {
       const result = await post(path, {});
       expect(result.status, path).toBe(401);
       expect(result.body, path).toEqual({ error: expect.objectContaining({ code: "UNAUTHENTICATED" }) });
+      // A forged cookie and no Origin header: still "sign in", not better-auth's origin refusal.
+      const auth = await getAuth();
+      const forged = await auth.handler(new Request(`${ORIGIN}/api/auth${path}`, { method: "POST", headers: { cookie: "veridesk.session_token=forged.d2hhdGV2ZXI" } }));
+      expect(forged.status, path).toBe(401);
+      expect(await forged.json(), path).toEqual({ error: expect.objectContaining({ code: "UNAUTHENTICATED" }) });
     }
   });
 });

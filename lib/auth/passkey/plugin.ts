@@ -179,8 +179,21 @@ export function passkeyPlugin({ db, ipOf }: PasskeyPluginOptions) {
     return refuse(failure.status ?? "UNAUTHORIZED", failure.code, failure.message);
   }
 
+  const signedInPaths = new Set<string>([passkeyPaths.registrationOptions, passkeyPaths.verifyRegistration, passkeyPaths.list, passkeyPaths.remove]);
+
   return {
     id: "veridesk-passkey",
+    /**
+     * Signed out (or a worthless cookie) is answered 401 before anything else, better-auth's
+     * origin check included: as every other route of the app answers a caller with no session.
+     */
+    onRequest: async (request: Request) => {
+      const path = new URL(request.url).pathname.replace(/^\/api\/auth/, "");
+      if (!signedInPaths.has(path)) return;
+      const { staff } = await resolveSession(request.headers, { countsAsActivity: false });
+      if (staff) return;
+      return { response: Response.json({ error: { code: "UNAUTHENTICATED", message: errorCatalog.UNAUTHENTICATED.userMessage } }, { status: 401 }) };
+    },
     // Per address (better-auth's limiter, keyed by the resolved client IP): a sign-in takes two calls.
     rateLimit: [
       {
