@@ -11,8 +11,10 @@
  */
 import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { DEBIAN_HEADLESS_SHELL } from "../e2e/support/chromium";
+import { accountCpuOf, machineCpuTicks } from "./support/cpu-accounting";
 
 const nginxPath = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 
@@ -74,6 +76,7 @@ mkdirSync(logDir, { recursive: true });
 const running = new Set<ChildProcess>();
 const timings: string[] = [];
 const suiteStartedAt = Date.now();
+const machineAtStart = machineCpuTicks();
 
 try {
   await runAll(stages);
@@ -83,7 +86,15 @@ try {
   process.exit(1);
 }
 const totalMinutes = ((Date.now() - suiteStartedAt) / 60_000).toFixed(1);
-console.log(`\n✔ all checks passed in ${totalMinutes} min\n  ${timings.join("\n  ")}`);
+console.log(`\n✔ all checks passed in ${totalMinutes} min${machineBusy()}\n  ${timings.join("\n  ")}`);
+
+/** How busy the machine's cores were during the run (everything on it, not only the suite). */
+function machineBusy(): string {
+  const atEnd = machineCpuTicks();
+  if (!machineAtStart || !atEnd || atEnd.total === machineAtStart.total) return "";
+  const share = (atEnd.busy - machineAtStart.busy) / (atEnd.total - machineAtStart.total);
+  return ` (the machine's ${availableParallelism()} cores ${Math.round(share * 100)} % busy)`;
+}
 
 /**
  * Starts every stage whose `after` stages have passed, heavy ones only while fewer than
@@ -126,16 +137,22 @@ function runStage(stage: Stage): Promise<void> {
       detached: true,
     });
     running.add(child);
+    const cpu = child.pid === undefined ? undefined : accountCpuOf(stage.label, child.pid);
     child.stdout?.pipe(log, { end: false });
     child.stderr?.pipe(log, { end: false });
     child.on("error", reject);
     child.on("close", (code, signal) => {
       running.delete(child);
+      const cpuSeconds = cpu?.seconds();
+      cpu?.close();
       log.end(() => {
         const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
         console.log(`\n── ${stage.label} (${seconds} s) ──\n${readFileSync(logFile, "utf8").trimEnd()}`);
         if (code === 0) {
-          timings.push(`${stage.label}: ${seconds} s`);
+          // When it ran within the suite too: what ran beside what, and what ran last, shows.
+          const fromTo = [startedAt, Date.now()].map((at) => Math.round((at - suiteStartedAt) / 1000));
+          const cpuFigure = cpuSeconds == null ? "" : `, ${Math.round(cpuSeconds)} CPU-s`;
+          timings.push(`${stage.label}: ${seconds} s (${fromTo[0]}–${fromTo[1]} s${cpuFigure})`);
           resolve();
         } else {
           reject(new Error(`${stage.label} failed (${signal ?? `exit code ${code}`}); its log: ${logFile}`));
