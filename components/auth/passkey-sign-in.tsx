@@ -46,7 +46,11 @@ export async function signInWithPasskey(): Promise<PasskeyOutcome> {
   return verified.ok ? { ok: true } : verified;
 }
 
-/** "Sign in with a passkey", under the password form of the sign-in page. */
+/**
+ * The passkey way in, under the password form of the sign-in page. Its button says "Use a
+ * passkey", not "Sign in with a passkey": the password form's button is found by the name "Sign
+ * in" (people's screen readers, and the suite's helpers), and two such buttons would be ambiguous.
+ */
 export function PasskeySignIn({ next }: { next: string }) {
   const [error, setError] = useState<string | null>(null);
   const [isBusy, setIsBusy] = useState(false);
@@ -66,6 +70,7 @@ export function PasskeySignIn({ next }: { next: string }) {
 
   return (
     <div className="mt-6 flex flex-col gap-3 border-t border-line pt-6">
+      <p className="text-sm text-ink-muted">Or, without a password, with the PIN or fingerprint of this computer or your phone:</p>
       {error ? (
         <Alert tone="danger" title="Not signed in">
           {error}
@@ -73,7 +78,7 @@ export function PasskeySignIn({ next }: { next: string }) {
       ) : null}
       <Button type="button" variant="secondary" size="lg" className="w-full" isBusy={isBusy} disabled={isBusy} onClick={onClick}>
         {isBusy ? null : <KeyRound aria-hidden className="size-5" />}
-        {isBusy ? "Waiting for your passkey…" : "Sign in with a passkey"}
+        {isBusy ? "Waiting for your passkey…" : "Use a passkey"}
       </Button>
     </div>
   );
