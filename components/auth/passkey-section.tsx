@@ -201,7 +201,7 @@ async function register(name: string): Promise<{ ok: true } | { ok: false; messa
   try {
     response = await startRegistration({ optionsJSON: options.data });
   } catch (error) {
-    return { ok: false, message: browserPasskeyErrorMessage(error) };
+    return { ok: false, message: browserPasskeyErrorMessage(error, "registration") };
   }
   const verified = await callPasskeyEndpoint(passkeyPaths.verifyRegistration, { method: "POST", body: { name, response } });
   return verified.ok ? { ok: true } : verified;

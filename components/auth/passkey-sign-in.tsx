@@ -40,7 +40,7 @@ export async function signInWithPasskey(): Promise<PasskeyOutcome> {
   try {
     response = await startAuthentication({ optionsJSON: options.data });
   } catch (error) {
-    return { ok: false, message: browserPasskeyErrorMessage(error) };
+    return { ok: false, message: browserPasskeyErrorMessage(error, "sign-in") };
   }
   const verified = await callPasskeyEndpoint(passkeyPaths.verifyAuthentication, { method: "POST", body: { response } });
   return verified.ok ? { ok: true } : verified;

@@ -15,9 +15,14 @@ describe("passkey messages", () => {
   });
 
   it("tells a cancelled request from a browser that cannot do it", () => {
-    expect(browserPasskeyErrorMessage(new DOMException("x", "NotAllowedError"))).toBe(passkeyMessages.cancelled);
-    expect(browserPasskeyErrorMessage(new DOMException("x", "InvalidStateError"))).toBe(passkeyMessages.alreadyOnDevice);
-    expect(browserPasskeyErrorMessage(new DOMException("x", "NotSupportedError"))).toBe(passkeyMessages.noWebAuthn);
-    expect(browserPasskeyErrorMessage(new DOMException("x", "SecurityError"))).toBe(passkeyMessages.wrongAddress);
+    // Cancelled, no passkey here, or not verified: the browser does not say which, the words name each.
+    const notAllowed = browserPasskeyErrorMessage(new DOMException("x", "NotAllowedError"), "sign-in");
+    expect(notAllowed).toContain("Your passkey must check it is you (PIN or fingerprint)");
+    expect(notAllowed).toContain("cancelled");
+    expect(notAllowed).toContain("No passkey for Veridesk on this device?");
+    expect(browserPasskeyErrorMessage(new DOMException("x", "AbortError"), "sign-in")).toBe(passkeyMessages.cancelled);
+    expect(browserPasskeyErrorMessage(new DOMException("x", "InvalidStateError"), "registration")).toBe(passkeyMessages.alreadyOnDevice);
+    expect(browserPasskeyErrorMessage(new DOMException("x", "NotSupportedError"), "sign-in")).toBe(passkeyMessages.noWebAuthn);
+    expect(browserPasskeyErrorMessage(new DOMException("x", "SecurityError"), "sign-in")).toBe(passkeyMessages.wrongAddress);
   });
 });

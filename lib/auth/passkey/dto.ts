@@ -52,6 +52,15 @@ export const passkeyMessages = {
   addressLimited: "Too many passkey attempts from this network. Wait a few minutes, or sign in with your password.",
   noWebAuthn: "This browser cannot use passkeys. Sign in with your password, or use an up-to-date Chrome, Edge, Safari or Firefox.",
   cancelled: "The passkey request was cancelled or timed out. Try again when you are ready.",
+  /**
+   * A browser answers the same NotAllowedError when the person cancelled, when the device holds
+   * no passkey for this site, and when the authenticator could not verify its user (this site
+   * requires it): the words name all three.
+   */
+  signInNotAllowed:
+    "No passkey signed you in. Your passkey must check it is you (PIN or fingerprint): if it asked and you cancelled, try again. No passkey for Veridesk on this device? Sign in with your password, then add one on your account page.",
+  registrationNotAllowed:
+    "No passkey was added. Your passkey must check it is you (PIN or fingerprint): if it asked and you cancelled, try again.",
   wrongAddress: "Passkeys work only at Veridesk's own web address. Open Veridesk the usual way and try again.",
   alreadyOnDevice: "This device already holds one of your passkeys for Veridesk.",
   unreachable: "Veridesk could not be reached. Check the connection and try again.",
@@ -91,12 +100,14 @@ export function passkeyErrorMessage(answer: { status: number; code?: string; mes
 
 /**
  * The words for an error thrown by the browser's WebAuthn call (`navigator.credentials`), by the
- * DOMException name: the person cancelled (or the request timed out, which browsers report the
- * same way), the device already holds a passkey of theirs, or the browser cannot do it at all.
+ * DOMException name: not allowed (cancelled, timed out, no passkey here, or the user not verified:
+ * browsers do not say which), the device already holds a passkey of theirs, the site opened at an
+ * address WebAuthn refuses, or the browser cannot do it at all.
  */
-export function browserPasskeyErrorMessage(error: unknown): string {
+export function browserPasskeyErrorMessage(error: unknown, purpose: "sign-in" | "registration"): string {
   const name = typeof error === "object" && error !== null ? (error as { name?: unknown }).name : undefined;
-  if (name === "NotAllowedError" || name === "AbortError") return passkeyMessages.cancelled;
+  if (name === "NotAllowedError") return purpose === "sign-in" ? passkeyMessages.signInNotAllowed : passkeyMessages.registrationNotAllowed;
+  if (name === "AbortError") return passkeyMessages.cancelled;
   if (name === "InvalidStateError") return passkeyMessages.alreadyOnDevice;
   if (name === "NotSupportedError") return passkeyMessages.noWebAuthn;
   if (name === "SecurityError") return passkeyMessages.wrongAddress;
