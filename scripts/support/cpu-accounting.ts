@@ -51,11 +51,16 @@ export function accountCpuOf(name: string, pid: number): CpuAccount {
         }
       },
       close: () => {
-        try {
-          rmdirSync(group);
-        } catch {
-          // A process of the stage outlived it; the group goes with it.
-        }
+        // The stage's last processes may still be on their way out: try again a little later.
+        const remove = () => {
+          try {
+            rmdirSync(group);
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        if (!remove()) setTimeout(remove, 5_000).unref();
       },
     };
   }
