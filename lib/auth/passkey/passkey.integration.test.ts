@@ -194,7 +194,41 @@ describe("passkey sign-in", () => {
   });
 });
 
+async function passwordSession(username: string): Promise<string> {
+  const result = await post("/sign-in/username", { username, password: "correct-horse-battery" });
+  expect(result.status, JSON.stringify(result.body)).toBe(200);
+  return result.cookies.find((cookie) => cookie.startsWith("veridesk.session_token="))!;
+}
+
+async function listAs(cookie: string) {
+  const auth = await getAuth();
+  const response = await auth.handler(new Request(`${ORIGIN}/api/auth/passkey/list`, { headers: { cookie } }));
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { passkeys: { id: string; name: string }[] }).passkeys;
+}
+
 describe("a staff member's own passkeys", () => {
+  it("lists only one's own, and removes only one's own", async () => {
+    const owner = await registeredAuthenticator("pk.owner");
+    await registeredAuthenticator("pk.other");
+    const ownerCookie = await passwordSession("pk.owner");
+    const otherCookie = await passwordSession("pk.other");
+    const [ownPasskey] = await listAs(ownerCookie);
+    expect(await listAs(ownerCookie)).toHaveLength(1);
+    expect((await listAs(otherCookie)).map((passkey) => passkey.id)).not.toContain(ownPasskey!.id);
+
+    const stranger = await post("/passkey/remove", { id: ownPasskey!.id }, otherCookie);
+    expect(stranger.status).toBe(404);
+    expect(await listAs(ownerCookie)).toHaveLength(1);
+
+    const removed = await post("/passkey/remove", { id: ownPasskey!.id }, ownerCookie);
+    expect(removed.status).toBe(200);
+    expect(await listAs(ownerCookie)).toEqual([]);
+    const [audit] = await (await getDb()).select().from(auditEvents).where(and(eq(auditEvents.action, "auth.passkey_removed"), eq(auditEvents.actorUserId, owner.userId)));
+    expect(audit?.subjectId).toBe(ownPasskey!.id);
+  });
+
+
   it("answers signed-out callers 401 UNAUTHENTICATED in the app's shape", async () => {
     for (const path of ["/passkey/generate-registration-options", "/passkey/verify-registration", "/passkey/remove"]) {
       const result = await post(path, {});
