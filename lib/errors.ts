@@ -21,6 +21,10 @@ export const errorCatalog = {
     httpStatus: 403,
     userMessage: "Choose a new password first: you signed in with a temporary password from your administrator.",
   },
+  SECOND_FACTOR_REQUIRED: {
+    httpStatus: 403,
+    userMessage: "Set up your second factor first: your account must sign in with an authenticator app.",
+  },
   NOT_FOUND: {
     httpStatus: 404,
     userMessage: "We could not find that.",

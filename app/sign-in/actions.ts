@@ -18,6 +18,8 @@ export const signOutAction = defineAction(
     permission: null,
     // Someone handed a temporary password may always leave instead of choosing a new one.
     allowsPendingPasswordChange: true,
+    // …and so may someone who must set up a second factor.
+    allowsPendingSecondFactor: true,
   },
   async ({ input, staff, requestId }) => {
     const auth = await getAuth();

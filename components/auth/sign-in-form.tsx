@@ -11,14 +11,17 @@ import { resolverResultOf } from "@/components/ui/form-check-resolver";
 import { PasswordField } from "./password-field";
 import { checkSignIn, type SignInValues } from "./sign-in-check";
 import { signInErrorMessage, signInMessages } from "./sign-in-messages";
+import { TwoFactorCodeStep } from "./two-factor-code-step";
 
 /**
  * Posts to better-auth's sign-in endpoint (the only one exposed: app/api/auth/[...all]).
- * A failure keeps the username, empties the password and puts the cursor back in it.
+ * A failure keeps the username, empties the password and puts the cursor back in it. An account
+ * with an authenticator is answered `twoFactorRedirect`: the second step asks for its code.
  */
 export function SignInForm({ next }: { next: string }) {
   const [formError, setFormError] = useState<string | null>(null);
   const [failedAttempts, setFailedAttempts] = useState(0);
+  const [codeStepFor, setCodeStepFor] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -28,6 +31,8 @@ export function SignInForm({ next }: { next: string }) {
   } = useForm<SignInValues>({
     resolver: (values) => resolverResultOf<SignInValues, SignInValues>(checkSignIn(values)),
     defaultValues: { username: "", password: "" },
+    // The password step stays registered while the code step shows: back to it, the username is kept.
+    shouldUnregister: false,
   });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -45,6 +50,12 @@ export function SignInForm({ next }: { next: string }) {
       return;
     }
     if (response.ok) {
+      const answer = (await response.json().catch(() => ({}))) as { twoFactorRedirect?: boolean };
+      if (answer.twoFactorRedirect) {
+        setValue("password", "");
+        setCodeStepFor(values.username);
+        return;
+      }
       // A full load, so that the shell renders for the new session from scratch.
       window.location.assign(next);
       return;
@@ -59,6 +70,20 @@ export function SignInForm({ next }: { next: string }) {
   useEffect(() => {
     if (failedAttempts > 0 && !isSubmitting) setFocus("password");
   }, [failedAttempts, isSubmitting, setFocus]);
+
+  if (codeStepFor) {
+    return (
+      <TwoFactorCodeStep
+        username={codeStepFor}
+        next={next}
+        onRestart={(message) => {
+          setCodeStepFor(null);
+          setFormError(message);
+          setFailedAttempts((count) => count + 1);
+        }}
+      />
+    );
+  }
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">

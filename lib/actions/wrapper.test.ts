@@ -94,6 +94,26 @@ describe("the action wrapper", () => {
     expect(await action({ next: "chosen" })).toEqual({ ok: true, data: "chosen" });
   });
 
+  it("answers SECOND_FACTOR_REQUIRED to a session that must set up a second factor, except the actions that allow it", async () => {
+    const { defineAction } = setUp({ ...fakeStaff("admin"), mustEnrolSecondFactor: true });
+    const run = vi.fn();
+    const adminOnly = defineAction({ name: "test.admin", schema: z.object({}), permission: "staff.manage" }, run);
+    const result = await adminOnly({});
+    expect(result).toMatchObject({ ok: false, code: "SECOND_FACTOR_REQUIRED", fieldErrors: {} });
+    expect(result.ok === false && result.formError).toMatch(/second factor/i);
+    expect(run).not.toHaveBeenCalled();
+    const enrol = defineAction({ name: "test.enrol", schema: z.object({}), permission: null, allowsPendingSecondFactor: true }, async () => "enrolled");
+    expect(await enrol({})).toEqual({ ok: true, data: "enrolled" });
+  });
+
+  it("asks for the new password before the second factor", async () => {
+    const { defineAction } = setUp({ ...fakeStaff("admin"), mustChangePassword: true, mustEnrolSecondFactor: true });
+    const enrol = defineAction({ name: "test.enrol", schema: z.object({}), permission: null, allowsPendingSecondFactor: true }, async () => "enrolled");
+    expect(await enrol({})).toMatchObject({ ok: false, code: "PASSWORD_CHANGE_REQUIRED" });
+    const change = defineAction({ name: "test.change_password", schema: z.object({}), permission: null, allowsPendingPasswordChange: true }, async () => "changed");
+    expect(await change({})).toEqual({ ok: true, data: "changed" });
+  });
+
   it("returns ALL field errors at once, nested ones under their dotted path", async () => {
     const { defineAction } = setUp(fakeStaff("teller"));
     const run = vi.fn();

@@ -56,6 +56,12 @@ export type ActionDefinition<Schema extends z.ZodType, Raw = z.input<Schema>> = 
    */
   allowsPendingPasswordChange?: boolean;
   /**
+   * Lets a session that must set up a second factor and has none through: only signing out and
+   * the enrolment itself. Every other action answers SECOND_FACTOR_REQUIRED to it (after the
+   * temporary password: PASSWORD_CHANGE_REQUIRED comes first).
+   */
+  allowsPendingSecondFactor?: boolean;
+  /**
    * Completes what the browser sent with what it must never hold, before the parse: a new token's
    * details carried over from an earlier one are filled in here (lib/tokens/restart-values.ts),
    * so they are checked like typed ones. Throw AppError to refuse.
@@ -81,8 +87,10 @@ export function createActionWrapper(dependencies: ActionDependencies) {
         const staff = await dependencies.getStaff();
         if (!staff) throw new AppError("UNAUTHENTICATED", "no valid session");
         log = log.child({ userId: staff.userId });
-        if (staff.mustChangePassword && !definition.allowsPendingPasswordChange) {
-          throw new AppError("PASSWORD_CHANGE_REQUIRED", "temporary password not yet replaced");
+        if (staff.mustChangePassword) {
+          if (!definition.allowsPendingPasswordChange) throw new AppError("PASSWORD_CHANGE_REQUIRED", "temporary password not yet replaced");
+        } else if (staff.mustEnrolSecondFactor && !definition.allowsPendingSecondFactor) {
+          throw new AppError("SECOND_FACTOR_REQUIRED", "second factor not yet set up");
         }
         if (definition.permission && !hasPermission(staff.role, definition.permission)) {
           throw new AppError("FORBIDDEN", `role ${staff.role} lacks ${definition.permission}`);

@@ -1,7 +1,7 @@
 import "server-only";
 import { headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
-import { CHANGE_PASSWORD_PATH, REQUEST_PATH_HEADER } from "./constants";
+import { CHANGE_PASSWORD_PATH, REQUEST_PATH_HEADER, SECOND_FACTOR_PATH } from "./constants";
 import { hasPermission, type Permission } from "./permissions";
 import { getCurrentSession } from "./session";
 import type { Staff } from "./types";
@@ -17,12 +17,18 @@ async function signInUrl(endedBecause?: string): Promise<string> {
 /**
  * For pages and layouts: the signed-in staff member, or a redirect to the sign-in page. Staff
  * still on a temporary password are sent to choose their own (ADR 0012); only the change-password
- * page itself passes `allowsPendingPasswordChange`.
+ * page itself passes `allowsPendingPasswordChange`. Then, a session that must set up a second
+ * factor and has none is sent to do so; only the second-factor page passes `allowsPendingSecondFactor`.
  */
-export async function requireStaff(options: { allowsPendingPasswordChange?: boolean } = {}): Promise<Staff> {
+export async function requireStaff(options: { allowsPendingPasswordChange?: boolean; allowsPendingSecondFactor?: boolean } = {}): Promise<Staff> {
   const outcome = await getCurrentSession();
   if (!outcome.staff) redirect(await signInUrl(outcome.endedBecause));
-  if (outcome.staff.mustChangePassword && !options.allowsPendingPasswordChange) redirect(CHANGE_PASSWORD_PATH);
+  // The temporary password first: the change-password page opens whatever comes after it.
+  if (outcome.staff.mustChangePassword) {
+    if (options.allowsPendingPasswordChange) return outcome.staff;
+    redirect(CHANGE_PASSWORD_PATH);
+  }
+  if (outcome.staff.mustEnrolSecondFactor && !options.allowsPendingSecondFactor) redirect(SECOND_FACTOR_PATH);
   return outcome.staff;
 }
 

@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db/client";
 import type { DbExecutor } from "@/lib/db/types";
 import { builtOncePerDatabase } from "@/lib/db/prepared";
 import { authSessions, authUsers, branches, staffProfiles } from "@/lib/db/schema";
-import { env } from "@/lib/env";
+import { env, mfaRequiredFor } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { hasPermission, permissionsOf, type Permission } from "./permissions";
@@ -15,6 +15,7 @@ import { isOwnSiteNavigation } from "./request-origin";
 import { verifiedSessionToken } from "./session-cookie";
 import { sessionStanding, shouldRecordActivity } from "./session-policy";
 import { isSignInMethod } from "./sign-in-methods";
+import { mustEnrolSecondFactor } from "./two-factor/policy";
 import type { Staff } from "./types";
 
 /**
@@ -122,6 +123,7 @@ export async function resolveSession(requestHeaders: Headers, options: ResolveOp
     return { staff: null, endedBecause: reason };
   }
 
+  const signInMethod = isSignInMethod(found.authMethod) ? found.authMethod : "password";
   let idleExpiresAt = standing.idleExpiresAt;
   if (options.countsAsActivity && shouldRecordActivity(lastActiveAt, now)) {
     await db.update(authSessions).set({ lastActiveAt: now }).where(eq(authSessions.id, session.id));
@@ -137,7 +139,8 @@ export async function resolveSession(requestHeaders: Headers, options: ResolveOp
       branch: { id: profile.branchId, code: profile.branchCode, name: profile.branchName },
       permissions: permissionsOf(profile.role),
       mustChangePassword: profile.mustChangePassword,
-      session: { id: session.id, signInMethod: isSignInMethod(found.authMethod) ? found.authMethod : "password", idleExpiresAt, absoluteExpiresAt: standing.absoluteExpiresAt },
+      mustEnrolSecondFactor: mustEnrolSecondFactor({ role: profile.role, signInMethod }, mfaRequiredFor(settings)),
+      session: { id: session.id, signInMethod, idleExpiresAt, absoluteExpiresAt: standing.absoluteExpiresAt },
     },
   };
 }
@@ -157,7 +160,8 @@ export async function getCurrentStaff(): Promise<Staff | null> {
 
 /**
  * For route handlers and actions: the staff member, or an AppError UNAUTHENTICATED (401) /
- * PASSWORD_CHANGE_REQUIRED (403, still on a temporary password) / FORBIDDEN (403). Pages use
+ * PASSWORD_CHANGE_REQUIRED (403, still on a temporary password) / SECOND_FACTOR_REQUIRED (403,
+ * must set up a second factor first) / FORBIDDEN (403). Pages use
  * requireStaff / requirePermission (lib/auth/pages.ts) instead.
  */
 export async function authenticate(
@@ -167,6 +171,7 @@ export async function authenticate(
   const { staff } = await resolveSession(requestHeaders, options);
   if (!staff) throw new AppError("UNAUTHENTICATED", "no valid session");
   assertPasswordChosen(staff);
+  assertSecondFactorSetUp(staff);
   if (options.permission && !hasPermission(staff.role, options.permission)) {
     throw new AppError("FORBIDDEN", `role ${staff.role} lacks ${options.permission}`);
   }
@@ -180,6 +185,16 @@ export async function authenticate(
 export function assertPasswordChosen(staff: Staff): void {
   if (staff.mustChangePassword) {
     throw new AppError("PASSWORD_CHANGE_REQUIRED", `staff ${staff.userId} has a temporary password`);
+  }
+}
+
+/**
+ * Refuses a session that must set up a second factor and has none (MFA_REQUIRED_FOR). After
+ * assertPasswordChosen: a temporary password is replaced first, then the authenticator set up.
+ */
+export function assertSecondFactorSetUp(staff: Staff): void {
+  if (staff.mustEnrolSecondFactor) {
+    throw new AppError("SECOND_FACTOR_REQUIRED", `staff ${staff.userId} must set up a second factor`);
   }
 }
 

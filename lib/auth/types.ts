@@ -16,6 +16,12 @@ export type Staff = {
    * refuses them (ADR 0012). Always set by resolveSession; absent (test fakes) reads as false.
    */
   mustChangePassword?: boolean;
+  /**
+   * Their account must sign in with a second factor (MFA_REQUIRED_FOR) and this session proved
+   * none: after the temporary password, every page, route and action but the second-factor page
+   * and sign-out refuses them. Always set by resolveSession; absent (test fakes) reads as false.
+   */
+  mustEnrolSecondFactor?: boolean;
   session: {
     id: string;
     /** How this session was signed in (password, an authenticator code, a passkey, single sign-on…). */

@@ -22,6 +22,14 @@ export type DemoAccount = {
 
 export const DEMO_PASSWORD = "veridesk-demo";
 
+/** Published too, and used in test runs only (lib/auth/two-factor/demo-secret.ts). */
+export { DEMO_AUTHENTICATOR_SECRET } from "@/lib/auth/two-factor/demo-secret";
+
+/** Whether the seed of a test run sets up the demo authenticator for this account. */
+export function hasDemoAuthenticatorInTests(account: Pick<DemoAccount, "role">): boolean {
+  return account.role === "admin";
+}
+
 export const demoAccounts = [
   { username: "teller.accra", password: DEMO_PASSWORD, name: "Ama Owusu", role: "teller", branchCode: "ACC" },
   { username: "teller.kumasi", password: DEMO_PASSWORD, name: "Kwame Asante", role: "teller", branchCode: "KUM" },

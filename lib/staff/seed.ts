@@ -1,7 +1,8 @@
 import "server-only";
 import { env } from "@/lib/env";
 import { roleLabels } from "@/lib/domain/staff-roles";
-import { demoAccounts, demoBranches, type DemoAccount } from "./demo-accounts";
+import { enrolDemoAuthenticator } from "@/lib/auth/two-factor/demo-authenticator";
+import { demoAccounts, demoBranches, hasDemoAuthenticatorInTests, type DemoAccount } from "./demo-accounts";
 import { countStaff, createStaffAccount, findStaffByUsername, type Actor } from "./accounts";
 import { ensureBranch } from "./branches";
 import type { DbExecutor } from "@/lib/db/types";
@@ -38,7 +39,7 @@ export async function seedDemoData(db: DbExecutor, options: { onlyIfEmpty: boole
       if (await findStaffByUsername(db, account.username)) continue;
       const branchId = branchIds.get(account.branchCode);
       if (!branchId) throw new Error(`demo branch ${account.branchCode} missing`);
-      await createStaffAccount(db, seedActor, {
+      const { member } = await createStaffAccount(db, seedActor, {
         username: account.username,
         name: account.name,
         role: account.role,
@@ -46,6 +47,8 @@ export async function seedDemoData(db: DbExecutor, options: { onlyIfEmpty: boole
         password: account.password,
         isDemo: true,
       });
+      // Test runs only: the browser suite signs the demo administrators in with the published secret.
+      if (env().APP_ENV === "test" && hasDemoAuthenticatorInTests(account)) await enrolDemoAuthenticator(db, member.userId);
       report.createdAccounts.push(account.username);
     }
   }
