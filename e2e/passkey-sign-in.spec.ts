@@ -105,3 +105,30 @@ test("a teller adds a passkey, signs in with it alone, and is refused when the p
   await auditContext.close();
   await context.close();
 });
+
+test("on the second-factor page a new passkey is used once, which replaces the password session; it can be removed", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext({ baseURL: localBase });
+  const page = await context.newPage();
+  await addVirtualAuthenticator(page);
+  await signInWithForm(page, "teller.accra", "veridesk-demo");
+  await expect(page).toHaveURL(`${localBase}/`);
+
+  await page.goto("/second-factor");
+  const name = `Phone ${uniqueSuffix()}`;
+  await page.getByLabel("Name for a new passkey").fill(name);
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Now use it once to finish" })).toBeVisible();
+  await page.screenshot({ path: "/tmp/passkey-enrolment.png", fullPage: true });
+  await page.getByRole("button", { name: "Use my new passkey" }).click();
+  await expect(page).toHaveURL(`${localBase}/`);
+
+  await page.goto("/account/security");
+  await expect(page.getByText("This session was signed in with passkey.")).toBeVisible();
+  const entry = page.getByRole("list", { name: "Your passkeys" }).getByRole("listitem").filter({ hasText: name });
+  await entry.getByRole("button", { name: "Remove" }).click();
+  await entry.getByRole("button", { name: `Remove "${name}"` }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Passkey removed" })).toBeVisible();
+  await expect(entry).toHaveCount(0);
+  await context.close();
+});
