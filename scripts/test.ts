@@ -147,11 +147,11 @@ function runStage(stage: Stage): Promise<void> {
       cpu?.close();
       log.end(() => {
         const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
-        console.log(`\n── ${stage.label} (${seconds} s) ──\n${readFileSync(logFile, "utf8").trimEnd()}`);
+        const cpuFigure = cpuSeconds == null ? "" : `, ${Math.round(cpuSeconds)} CPU-s`;
+        console.log(`\n── ${stage.label} (${seconds} s${cpuFigure}) ──\n${readFileSync(logFile, "utf8").trimEnd()}`);
         if (code === 0) {
           // When it ran within the suite too: what ran beside what, and what ran last, shows.
           const fromTo = [startedAt, Date.now()].map((at) => Math.round((at - suiteStartedAt) / 1000));
-          const cpuFigure = cpuSeconds == null ? "" : `, ${Math.round(cpuSeconds)} CPU-s`;
           timings.push(`${stage.label}: ${seconds} s (${fromTo[0]}–${fromTo[1]} s${cpuFigure})`);
           resolve();
         } else {
