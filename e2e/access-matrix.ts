@@ -113,6 +113,18 @@ export const routes: RouteEntry[] = [
   // The second step of a password sign-in (lib/auth/two-factor): nothing without the pending sign-in's signed cookie.
   { file: "app/api/auth/[...all]/route.ts", url: "/api/auth/two-factor/verify-totp", methods: { POST: { kind: "public", why: "the authenticator code of a pending sign-in" } } },
   { file: "app/api/auth/[...all]/route.ts", url: "/api/auth/two-factor/verify-backup-code", methods: { POST: { kind: "public", why: "a backup code of a pending sign-in" } } },
+  // Single sign-on (lib/auth/sso), through the same route: its start and the bank's answer. With SSO off
+  // (as in this suite's app) both send the browser to the sign-in page.
+  {
+    file: "app/api/auth/[...all]/route.ts",
+    url: "/api/auth/sso/sign-in/bank?next=/",
+    methods: { GET: { kind: "public", why: "the start of a bank sign-in: a short-lived signed cookie and a redirect to the bank" } },
+  },
+  {
+    file: "app/api/auth/[...all]/route.ts",
+    url: "/api/auth/sso/callback/bank",
+    methods: { GET: { kind: "public", why: "the bank's answer: nothing without the pending sign-in's cookie (refused; audited within a budget)" } },
+  },
   // Passkeys (lib/auth/passkey), through the same route: a sign-in needs no session, the rest are one's own passkeys.
   { file: "app/api/auth/[...all]/route.ts", url: "/api/auth/passkey/generate-authentication-options", methods: { POST: { kind: "public", why: "a passkey sign-in's challenge: a short-lived signed cookie, nothing else" } } },
   { file: "app/api/auth/[...all]/route.ts", url: "/api/auth/passkey/verify-authentication", methods: { POST: { kind: "public", why: "the passkey sign-in itself" } } },

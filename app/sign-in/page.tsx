@@ -11,7 +11,7 @@ import { getCurrentStaff } from "@/lib/auth/session";
 import { safeNextPath } from "@/lib/auth/session-policy";
 import { bankSignOutUrl } from "@/lib/auth/sso/provider";
 import { isSsoRefusal, SSO_REFUSALS } from "@/lib/auth/sso/refusals";
-import { env, isSsoConfigured } from "@/lib/env";
+import { env, isSsoConfigured, mfaRequiredFor } from "@/lib/env";
 import { demoAccounts } from "@/lib/staff/demo-accounts";
 import { roleLabels } from "@/lib/domain/staff-roles";
 
@@ -44,7 +44,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
           </Alert>
         ) : null}
         {ssoRefusal ? (
-          <Alert tone="warning" title={ssoRefusal.title} className="mb-6">
+          <Alert tone="warning" title={ssoRefusal.title} className="mb-6" attention={params.sso} data-testid="sso-refusal">
             {ssoRefusal.text}
           </Alert>
         ) : null}
@@ -76,6 +76,14 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
           <summary className="cursor-pointer font-semibold text-ink">Demo accounts (local sandbox only)</summary>
           <p className="mt-2 text-ink-muted">
             Password for all: <code className="font-mono text-ink">{demoAccounts[0].password}</code>
+          </p>
+          {/* Who must set up a second factor (MFA_REQUIRED_FOR); in test runs the seed did it for the administrators. */}
+          <p className="mt-1 text-ink-muted" data-testid="demo-second-factor">
+            {mfaRequiredFor(settings) === "all"
+              ? "Everyone sets up an authenticator app at the first sign-in, then signs in with its code."
+              : settings.APP_ENV === "test"
+                ? "The administrators sign in with a code from the published test authenticator; the others with the password alone."
+                : "The administrators set up an authenticator app at their first sign-in, then sign in with its code; the others with the password alone."}
           </p>
           <ul className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
             {demoAccounts.map((account) => (

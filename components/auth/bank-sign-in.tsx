@@ -8,9 +8,9 @@ import { Button } from "@/components/ui/button";
  */
 export function BankSignIn({ next }: { next: string }) {
   return (
-    <Button asChild size="lg" className="w-full">
+    <Button asChild className="h-auto min-h-11 w-full py-2 text-center">
       <a href={`/api/auth/sso/sign-in/bank?next=${encodeURIComponent(next)}`}>
-        <Building2 aria-hidden className="size-5" />
+        <Building2 aria-hidden className="size-5 shrink-0" />
         Sign in with your bank account
       </a>
     </Button>

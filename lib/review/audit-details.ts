@@ -55,6 +55,15 @@ const fieldLabels: Record<string, string> = {
   proposedBy: "Proposed by",
   approvedBy: "Approved by",
   subjectUserId: "Account",
+  // Staff sign-in (ADR 0041): how, and what the bank's identity provider said.
+  method: "Signed in with",
+  breakGlass: "Break-glass sign-in",
+  issuer: "Identity provider",
+  subject: "Identity at the provider",
+  usernameClaim: "Username at the provider",
+  amr: "How the provider checked (amr)",
+  acr: "Assurance level (acr)",
+  providerError: "Provider's error",
   // Purposes (ADR 0016).
   allowsFingerprint: "Fingerprint tokens",
   allowsRemote: "Remote tokens",
@@ -108,7 +117,7 @@ const fieldLabels: Record<string, string> = {
 const hiddenKeys: ReadonlySet<string> = new Set(["approvalId"]);
 
 /** Values shown in a monospace font: codes a person may compare or read out. */
-const codeKeys: ReadonlySet<string> = new Set(["username", "ip", "headHash", "token", "ownBranchTokenIds", "fromKeyId", "toKeyId", "maskedIdNumber"]);
+const codeKeys: ReadonlySet<string> = new Set(["username", "usernameClaim", "subject", "issuer", "amr", "acr", "ip", "headHash", "token", "ownBranchTokenIds", "fromKeyId", "toKeyId", "maskedIdNumber"]);
 
 const reasonWords: Record<string, string> = {
   invalid_credentials: "wrong username or password",
@@ -121,6 +130,15 @@ const reasonWords: Record<string, string> = {
   customer_data: "grants customer data",
   administrator: "grants the administrator role",
   temporary_password: "replaced the temporary password",
+  password_sign_in_off: "password sign-in is off (bank sign-in only)",
+  unknown_person: "no Veridesk account for this bank identity",
+  not_in_required_group: "outside the bank group allowed to use Veridesk",
+  no_second_factor: "no second factor at the bank",
+  admin_not_in_admin_group: "administrator outside the bank's administrators' group",
+  identity_mismatch: "username linked to another bank identity",
+  cancelled: "bank sign-in not completed",
+  expired: "bank sign-in started too long ago or in another browser",
+  provider_error: "the identity provider's answer failed its checks",
 };
 
 const codeWords: Record<string, Record<string, string>> = {
@@ -128,6 +146,7 @@ const codeWords: Record<string, Record<string, string>> = {
   trigger: { schedule: "the daily schedule", command: "an operator's command" },
   idNumbers: { masked: "masked", full: "full numbers" },
   use: { form: "filling in the form", issue: "issuing the token" },
+  method: { password: "password", totp: "password and authenticator code", backup_code: "password and backup code", passkey: "passkey", sso: "the bank's sign-in" },
 };
 
 const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;

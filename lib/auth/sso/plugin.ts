@@ -11,6 +11,7 @@ import { logger } from "@/lib/logger";
 import { metrics } from "@/lib/metrics";
 import { RESOLVED_IP_HEADER } from "../constants";
 import { safeNextPath } from "../session-policy";
+import { AuditWriteBudget } from "../signed-out-writes";
 import { recordSignIn } from "../sign-in-audit";
 import { resolveSsoAccount } from "./accounts";
 import { readIdentityClaims, refusalByAccount, refusalByClaims, type IdentityClaims } from "./identity-claims";
@@ -73,6 +74,7 @@ export function bankSso(db: Database) {
           const refuse = async (reason: SsoRefusal, identity?: IdentityClaims, extra?: Record<string, unknown>): Promise<never> => {
             metrics().signInFailures.inc({ reason: `sso_${reason}` });
             logger.info({ requestId, reason, issuer: identity?.issuer, subject: identity?.subject, ...extra }, "bank sign-in refused");
+            if (!identity && !(await mayAuditAnonymousRefusal(db))) throw ctx.redirect(refusalPath(reason));
             await recordAuditEvent(db, {
               action: "auth.sso_refused",
               actor: null,
@@ -141,6 +143,27 @@ export function bankSso(db: Database) {
       ),
     },
   } satisfies BetterAuthPlugin;
+}
+
+/**
+ * Refusals before the provider vouched for anyone (no pending sign-in, a cancelled or failed
+ * answer) can be sent by any stranger, as often as they like: they pass a per-minute budget per
+ * instance, and those over it are counted into one `auth.sign_in_failures_suppressed` event the
+ * next minute, as for unknown usernames (lib/auth/signed-out-writes.ts). Refusals of a verified
+ * identity are bounded by the provider's own sign-in and are always audited.
+ */
+const anonymousRefusalAudit = new AuditWriteBudget(30, 60_000);
+
+async function mayAuditAnonymousRefusal(db: Database): Promise<boolean> {
+  const ticket = anonymousRefusalAudit.take(new Date());
+  if (ticket.suppressedBefore) {
+    await recordAuditEvent(db, {
+      action: "auth.sign_in_failures_suppressed",
+      actor: null,
+      details: { method: "sso", count: ticket.suppressedBefore.count, since: ticket.suppressedBefore.windowStartedAt.toISOString(), perMinute: 30 },
+    });
+  }
+  return ticket.isAllowed;
 }
 
 function readPending(raw: string | null | false | undefined): PendingSignIn | null {

@@ -1,6 +1,7 @@
 import "server-only";
 import * as oidc from "openid-client";
 import { appUrl, env, type Env } from "@/lib/env";
+import { logger } from "@/lib/logger";
 import type { SsoPolicy } from "./identity-claims";
 
 /** The provider id: the redirect URI the bank registers ends in `/callback/bank`. */
@@ -28,27 +29,30 @@ export function ssoPolicy(settings: Env = env()): SsoPolicy {
 const DISCOVERY_TIMEOUT_SECONDS = 10;
 
 /**
- * The provider's configuration from its discovery document, fetched on first use and kept for the
- * process; a failed discovery is not kept, so the next sign-in tries again (the provider may have
- * been down at boot). Outside production an http:// issuer is allowed (the local provider).
+ * The provider's configuration from its discovery document, fetched on first use and kept; a
+ * failed discovery is not kept, so the next sign-in tries again (the provider may have been down
+ * at boot). Kept per module, not on globalThis: the route handler and the pages are separate
+ * bundles, each with its own copy of openid-client, which refuses a Configuration made by the
+ * other ("must be an instance of Configuration"). Outside production an http:// issuer is allowed
+ * (the local provider).
  */
-const globalForSso = globalThis as typeof globalThis & { verideskSsoConfiguration?: Promise<oidc.Configuration> };
+let configuration: Promise<oidc.Configuration> | undefined;
 
 export function ssoConfiguration(settings: Env = env()): Promise<oidc.Configuration> {
   if (!settings.SSO_ISSUER || !settings.SSO_CLIENT_ID || !settings.SSO_CLIENT_SECRET) {
     return Promise.reject(new Error("single sign-on is not configured"));
   }
-  globalForSso.verideskSsoConfiguration ??= oidc.discovery(
+  const discovered = (configuration ??= oidc.discovery(
     new URL(settings.SSO_ISSUER),
     settings.SSO_CLIENT_ID,
     undefined,
     oidc.ClientSecretBasic(settings.SSO_CLIENT_SECRET),
     { timeout: DISCOVERY_TIMEOUT_SECONDS, execute: settings.APP_ENV === "production" ? [] : [oidc.allowInsecureRequests] },
-  );
-  globalForSso.verideskSsoConfiguration.catch(() => {
-    globalForSso.verideskSsoConfiguration = undefined;
+  ));
+  discovered.catch(() => {
+    if (configuration === discovered) configuration = undefined;
   });
-  return globalForSso.verideskSsoConfiguration;
+  return discovered;
 }
 
 /** What the sign-in start keeps (in a signed cookie) for the callback to check. */
@@ -104,7 +108,8 @@ export async function bankSignOutUrl(settings: Env = env()): Promise<string | nu
     const configuration = await ssoConfiguration(settings);
     if (!configuration.serverMetadata().end_session_endpoint) return null;
     return oidc.buildEndSessionUrl(configuration, { client_id: settings.SSO_CLIENT_ID ?? "" }).href;
-  } catch {
+  } catch (error) {
+    logger.warn({ err: error }, "single sign-on: no sign-out address from the provider");
     return null;
   }
 }
