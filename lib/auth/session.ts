@@ -138,7 +138,8 @@ export async function resolveSession(requestHeaders: Headers, options: ResolveOp
       role: profile.role,
       branch: { id: profile.branchId, code: profile.branchCode, name: profile.branchName },
       permissions: permissionsOf(profile.role),
-      mustChangePassword: profile.mustChangePassword,
+      // A temporary password matters only to someone signing in with it: a bank sign-in never uses it.
+      mustChangePassword: profile.mustChangePassword && signInMethod !== "sso",
       mustEnrolSecondFactor: mustEnrolSecondFactor({ role: profile.role, signInMethod }, mfaRequiredFor(settings)),
       session: { id: session.id, signInMethod, idleExpiresAt, absoluteExpiresAt: standing.absoluteExpiresAt },
     },
