@@ -2,6 +2,7 @@ import "server-only";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { logger } from "@/lib/logger";
+import { serveBackupRequests } from "./backup-socket";
 import { acquirePgliteLock } from "./pglite-lock";
 import { runPgliteReadsAsNamedStatements } from "./prepared";
 import * as schema from "./schema";
@@ -47,12 +48,15 @@ export async function openPglite(dataDir: string, label: string): Promise<Pglite
       }
       return named;
     });
+    // The owner alone can copy the directory while it runs: it answers `npm run db:backup` (ADR 0042).
+    const stopServingBackups = await serveBackupRequests(pglite, location);
     return {
       db,
       client: pglite,
       location,
       close: once(async () => {
         try {
+          await stopServingBackups();
           await pglite.close();
         } finally {
           lock.release();
