@@ -65,6 +65,7 @@ test("a fresh administrator is held at the set-up of an authenticator app, then 
 
   // The backup codes, shown once; the session is now one signed in with the app.
   await expect(fresh.getByText("Authenticator app set up")).toBeVisible();
+  await expect(fresh.getByTestId("backup-codes").locator("li")).toHaveCount(10);
   const backupCodes = (await fresh.getByTestId("backup-codes").locator("li").allTextContents()).map((code) => code.trim());
   expect(backupCodes).toHaveLength(10);
   await fresh.getByRole("button", { name: /I have saved my backup codes/ }).click();

@@ -21,6 +21,16 @@ export type ConfirmEnrolmentAction = (input: { code: string }) => Promise<Action
 const unreachable = "Veridesk could not be reached. Check the network connection and try again.";
 
 /**
+ * The backup codes of the set-up under way, outside React state: confirming the app answers a new
+ * session cookie, and Next renders the page afresh for it, which can mount this component anew.
+ * The codes must still be on screen then, once, until "continue".
+ */
+const setUp: { codes: string[] | null } = { codes: null };
+function keepCodesOfSetUp(codes: string[] | null): void {
+  setUp.codes = codes;
+}
+
+/**
  * Setting up an authenticator app, in three steps on one page: the password again; the QR code
  * (and the secret in groups, for typing) with a code from the app to confirm it; then the backup
  * codes, shown once. Confirming already signed the session in with the app: "Continue" only
@@ -42,15 +52,25 @@ export function TwoFactorEnrolment({
 }) {
   const [started, setStarted] = useState<Started | null>(null);
   const [home, setHome] = useState<string | null>(null);
+  const [codesAfterConfirming] = useState(() => (isSetUp ? setUp.codes : null));
 
-  if (started && home) {
+  const codesToShow = started && home ? started.backupCodes : isSetUp ? (codesAfterConfirming ?? (started ? started.backupCodes : null)) : null;
+  if (codesToShow) {
     return (
       <div className="flex flex-col gap-6">
         <Alert tone="success" title="Authenticator app set up">
           From now on you sign in with your password and a code from the app.
         </Alert>
-        <TwoFactorBackupCodes codes={started.backupCodes} username={username} bankName={bankName} />
-        <Button type="button" size="lg" className="no-print w-full" onClick={() => window.location.assign(home)}>
+        <TwoFactorBackupCodes codes={codesToShow} username={username} bankName={bankName} />
+        <Button
+          type="button"
+          size="lg"
+          className="no-print w-full"
+          onClick={() => {
+            keepCodesOfSetUp(null);
+            window.location.assign(home ?? "/");
+          }}
+        >
           I have saved my backup codes — continue
           <ArrowRight aria-hidden className="size-5" />
         </Button>
@@ -104,6 +124,7 @@ function PasswordStep({ username, startAction, onStarted }: { username: string; 
       setFailedAttempts((count) => count + 1);
       return;
     }
+    keepCodesOfSetUp(result.data.backupCodes);
     onStarted(result.data);
   });
   // Back to the password once the form is enabled again (a disabled field cannot take focus).
