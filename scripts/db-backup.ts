@@ -11,6 +11,7 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { verifyAuditChain } from "@/lib/audit/chain";
 import { takePgliteBackup, writeBackupFile } from "@/lib/db/backup";
 import { env } from "@/lib/env";
 import { keyFilePath } from "@/lib/pii/keys";
@@ -28,7 +29,7 @@ async function backUp(): Promise<number> {
     );
     return 1;
   }
-  const backup = await takePgliteBackup(settings.PGLITE_DATA_DIR);
+  const backup = await takePgliteBackup(settings.PGLITE_DATA_DIR, verifyAuditChain);
   writeBackupFile(values.out, backup);
   const { counts, auditHead, schema, takenFrom } = backup.manifest;
   console.log(`Backup written: ${path.resolve(values.out)} (${backup.dump.length} bytes of data, mode 0600)`);

@@ -15,6 +15,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { verifyAuditChain } from "@/lib/audit/chain";
 import { checkRestored, countRows, readBackupFile, restorePgliteBackup, type RestoreReport } from "@/lib/db/backup";
 import { openDatabase } from "@/lib/db/client";
 import { env } from "@/lib/env";
@@ -35,7 +36,7 @@ async function restore(): Promise<number> {
   const backup = readBackupFile(values.in);
   const target = values.into ?? settings.PGLITE_DATA_DIR;
   console.log(`Restoring the backup of ${backup.manifest.createdAt} into ${path.resolve(target)}…`);
-  const report = await restorePgliteBackup(backup, target);
+  const report = await restorePgliteBackup(backup, target, verifyAuditChain);
   printReport(report, true);
   const keyFile = keyFilePath({ PGLITE_DATA_DIR: target });
   console.log("");
@@ -61,7 +62,7 @@ async function check(backupFile: string | undefined): Promise<number> {
   });
   try {
     const actual = expected ?? (await countRows(opened.db));
-    printReport(await checkRestored(opened.db, actual, opened.location, opened.migrations.applied), expected !== undefined);
+    printReport(await checkRestored(opened.db, verifyAuditChain, actual, opened.location, opened.migrations.applied), expected !== undefined);
     if (!expected) console.log("(No backup file given: counts printed, not compared.)");
     return 0;
   } finally {

@@ -3,7 +3,6 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { count, sql } from "drizzle-orm";
-import { verifyAuditChain } from "@/lib/audit/chain";
 import { AppError } from "@/lib/errors";
 import { BACKUP_REQUEST, backupSocketPathFor, dumpPgliteConsistently } from "./backup-socket";
 import { openDatabase } from "./client";
@@ -31,6 +30,17 @@ import type { Database } from "./types";
 
 export const BACKUP_FORMAT = "veridesk-backup";
 export const BACKUP_FORMAT_VERSION = 1;
+
+/**
+ * The audit chain's verifier (lib/audit/chain.ts `verifyAuditChain`), passed in: the database layer
+ * sits below the audit trail and imports nothing of it.
+ */
+export type VerifyChain = (db: Database) => Promise<{
+  eventCount: number;
+  headHash: string;
+  headSeq: string | null;
+  firstBreak: { id: string; message: string } | null;
+}>;
 
 export interface BackupCounts {
   staff: number;
@@ -61,10 +71,10 @@ export interface Backup {
 // ─── Taking a backup ────────────────────────────────────────────────────────────────────────────
 
 /** A checked backup of the PGlite directory `dataDir`, running app or not. */
-export async function takePgliteBackup(dataDir: string): Promise<Backup> {
+export async function takePgliteBackup(dataDir: string, verifyChain: VerifyChain): Promise<Backup> {
   const fromApp = await requestDumpFromRunningApp(dataDir);
   const dump = fromApp ?? (await dumpClosedDirectory(dataDir));
-  const inspected = await inspectDump(dump);
+  const inspected = await inspectDump(dump, verifyChain);
   if (inspected.brokenAt) {
     throw new AppError("CONFIGURATION", `The audit chain in this database is broken (${inspected.brokenAt}); no backup written. Run npm run audit:verify.`);
   }
@@ -138,12 +148,12 @@ interface InspectedDump {
 }
 
 /** Opens a dump in memory (touching no directory) and reads what the manifest says of it. */
-export async function inspectDump(dump: Buffer): Promise<InspectedDump> {
+export async function inspectDump(dump: Buffer, verifyChain: VerifyChain): Promise<InspectedDump> {
   const [{ PGlite }, { drizzle }] = await Promise.all([import("@electric-sql/pglite"), import("drizzle-orm/pglite")]);
   const pglite = await PGlite.create({ loadDataDir: new Blob([new Uint8Array(dump)]) });
   try {
     const db = drizzle({ client: pglite, schema }) as unknown as Database;
-    const report = await verifyAuditChain(db);
+    const report = await verifyChain(db);
     return {
       schema: await readSchemaLevel(db),
       counts: await countRows(db),
@@ -254,7 +264,7 @@ export interface RestoreReport {
  * overwritten), then opens it as the app would, verifies its audit chain and compares its counts
  * with the manifest's. Throws (the directory left as restored, for inspection) when they differ.
  */
-export async function restorePgliteBackup(backup: Backup, targetDir: string): Promise<RestoreReport> {
+export async function restorePgliteBackup(backup: Backup, targetDir: string, verifyChain: VerifyChain): Promise<RestoreReport> {
   const location = path.resolve(targetDir);
   refuseNonEmpty(location);
   // The lock first: a running app on this directory, or a second restore, is refused by name.
@@ -269,15 +279,15 @@ export async function restorePgliteBackup(backup: Backup, targetDir: string): Pr
   }
   const opened = await openDatabase({ pgliteDataDir: location, label: "npm run db:restore" });
   try {
-    return await checkRestored(opened.db, backup.manifest.counts, location, opened.migrations.applied);
+    return await checkRestored(opened.db, verifyChain, backup.manifest.counts, location, opened.migrations.applied);
   } finally {
     await opened.close();
   }
 }
 
 /** Verifies the chain and compares the counts of a restored database (either driver). */
-export async function checkRestored(db: Database, expected: BackupCounts, location: string, migrationsApplied: string[] = []): Promise<RestoreReport> {
-  const chain = await verifyAuditChain(db);
+export async function checkRestored(db: Database, verifyChain: VerifyChain, expected: BackupCounts, location: string, migrationsApplied: string[] = []): Promise<RestoreReport> {
+  const chain = await verifyChain(db);
   if (chain.firstBreak) {
     throw new AppError("CONFIGURATION", `The restored audit chain is broken at event ${chain.firstBreak.id}: ${chain.firstBreak.message}`);
   }
