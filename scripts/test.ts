@@ -55,6 +55,7 @@ const playwright = (label: string, env: Record<string, string>, extraArgs: strin
 const stages: Stage[] = [
   { label: "lint", command: "npm", args: ["run", "--silent", "lint"] },
   { label: "type-check", command: "npx", args: ["tsc", "--noEmit"] },
+  { label: "systemd units", command: "npx", args: ["tsx", "deploy/systemd/verify-units.ts"] },
   { label: "unit tests", command: "npx", args: ["vitest", "run", "--project", "unit"] },
   { label: "build", command: "npx", args: ["next", "build"] },
   { label: "first-load JS budget", command: "npx", args: ["tsx", "scripts/bundle-budget.ts"], after: ["build"] },
