@@ -48,12 +48,14 @@ describe("db:backup and db:restore on PGlite", () => {
     let isBackingUp = true;
     let written = 0;
     const writer = (async () => {
-      while (isBackingUp) {
+      // Bounded, with pauses: on a busy machine an unbounded writer would starve the dump it races.
+      while (isBackingUp && written < 20) {
         await db.transaction(async (tx) => {
           await recordAuditEvent(tx, { action: "test.during_backup", actor: null, actorLabel: "writer", details: { written } });
           await recordAuditEvent(tx, { action: "test.during_backup_second", actor: null, actorLabel: "writer", details: { written } });
         });
         written += 1;
+        await new Promise((resolve) => setTimeout(resolve, 25));
       }
     })();
     const backup = await takePgliteBackup(dataDir, verifyAuditChain).finally(() => {
