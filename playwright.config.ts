@@ -31,10 +31,11 @@ const isReviewSuite = process.env.E2E_SEED_DEMO === "1";
  * The main suite's specs share one app, sandbox and clock and run one at a time (a spec may inject
  * a fault, stop the provider or count its calls). `npm test` runs it as two halves side by side,
  * each with its own app, sandbox and database on its own ports (`E2E_HALF=1` or `2`), so the
- * isolation is the same and the two cores are both used. Half 2 is these long specs, about as long
- * as all the others together; a new spec goes to half 1. Without `E2E_HALF`, both halves run.
+ * isolation is the same and the two cores are both used. Half 2 is these long specs (the single
+ * sign-on spec starts an app and a provider of its own), about as long as all the others together;
+ * a new spec goes to half 1. Without `E2E_HALF`, both halves run.
  */
-const SECOND_HALF = ["screens.spec.ts", "live-viewers.spec.ts", "live-provider.spec.ts"];
+const SECOND_HALF = ["screens.spec.ts", "live-viewers.spec.ts", "live-provider.spec.ts", "sso-sign-in.spec.ts"];
 const half = process.env.E2E_HALF;
 if (half !== undefined && half !== "1" && half !== "2") throw new Error(`E2E_HALF must be 1 or 2, not "${half}"`);
 
