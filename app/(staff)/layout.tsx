@@ -52,6 +52,12 @@ export default async function StaffLayout({ children }: { children: ReactNode })
               <div className="hidden min-w-0 text-right leading-tight sm:block" data-testid="signed-in-staff">
                 <p className="font-semibold text-ink">{staff.name}</p>
                 <p className="text-sm text-ink-muted">{whoDetail}</p>
+                {/* One's own second factors: the authenticator app, backup codes, passkeys. */}
+                <p className="text-sm">
+                  <Link href="/account/security" className="text-brand-700 underline-offset-2 hover:underline">
+                    Sign-in security
+                  </Link>
+                </p>
               </div>
               {issuesTokens ? <ChimeToggle userId={staff.userId} /> : null}
               <SignOutButton signOutAction={signOutAction} />
