@@ -72,7 +72,8 @@ test("a token issued before the app was killed gets its result after the restart
   const context = await browser.newContext({ baseURL: appUrl });
   const page = await context.newPage();
   await signInWithForm(page, "teller.kumasi", demoAccount("teller.kumasi").password);
-  await expect(page).toHaveURL(`${appUrl}/`);
+  // The app's first sign-in: its auth instance and pages are still cold, on a machine under load.
+  await expect(page).toHaveURL(`${appUrl}/`, { timeout: 30_000 });
   const { token } = await issueFingerprintToken(page, newCustomer());
   await expect(page.getByTestId("state-badge")).toHaveText(fingerprintWaitingLabel);
 

@@ -119,6 +119,13 @@ function buildAuth(db: Database) {
         // a whole branch behind one address. The username's lock-out bounds code guessing.
         "/two-factor/*": (request) =>
           request.headers.has(RESOLVED_IP_HEADER) ? { window: 60, max: settings.APP_ENV === "test" ? 1000 : 30 } : false,
+        // The GET endpoints: a GET writes nothing (e2e/no-get-writes.spec.ts), and better-auth's
+        // counter is a database row. The bank sign-in's start only sets a cookie; its callback
+        // audits strangers' refusals within a budget (lib/auth/sso/plugin.ts); the passkey list
+        // is one's own, behind a session.
+        "/sso/sign-in/bank": false,
+        "/sso/callback/bank": false,
+        "/passkey/list": false,
       },
     },
     advanced: {
