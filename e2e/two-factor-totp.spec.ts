@@ -111,13 +111,16 @@ test("signs in with the password and a code; the same code is refused the second
 
 test("a backup code signs in once", async ({ browser }) => {
   const backupCode = account.backupCodes[0]!;
-  const first = await (await browser.newContext()).newPage();
+  // On a phone, where the header keeps only the menu: the menu leads to one's sign-in security.
+  const first = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
   await signInWithForm(first, account.username, account.password, { stopsAtCodeStep: true });
   await first.getByRole("button", { name: "Use a backup code instead" }).click();
   await first.getByLabel("Backup code").fill(backupCode);
   await verify(first).click();
   await expect(first).toHaveURL("/");
-  await first.goto("/account/security");
+  await first.getByTestId("menu-button").click();
+  await first.getByRole("link", { name: "Sign-in security" }).click();
+  await expect(first).toHaveURL("/account/security");
   await expect(first.getByText("This session was signed in with password and a backup code.")).toBeVisible();
   await expect(first.getByTestId("backup-codes-left")).toContainText("9 backup codes left.");
 

@@ -3,7 +3,6 @@ import { AuthBrand } from "@/components/auth/auth-brand";
 import { PasskeySection } from "@/components/auth/passkey-section";
 import { TwoFactorEnrolment } from "@/components/auth/two-factor-enrolment";
 import { SignOutButton } from "@/components/shell/sign-out-button";
-import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { requireStaff } from "@/lib/auth/pages";
 import { secondFactorsOf } from "@/lib/auth/two-factor/enrolment";
@@ -23,6 +22,7 @@ export default async function SecondFactorPage() {
   const staff = await requireStaff({ allowsPendingSecondFactor: true });
   const factors = await secondFactorsOf(await getDb(), staff.userId);
   const settings = env();
+  const sessionLacksIt = factors.hasAuthenticator && staff.mustEnrolSecondFactor === true;
 
   return (
     <main className="relative flex min-h-screen flex-col items-center justify-center gap-6 px-4 py-10">
@@ -35,26 +35,25 @@ export default async function SecondFactorPage() {
       <AuthBrand bankName={settings.BANK_NAME} />
       <Card className="w-full max-w-lg p-8">
         <h1 className="mb-2 text-2xl font-bold text-ink">Set up your authenticator app</h1>
-        {factors.hasAuthenticator && staff.mustEnrolSecondFactor ? (
-          // The account has an app already, but this session was signed in with the password alone
-          // (it was replaced after a password change): the code proves it at the next sign-in.
-          <Alert tone="info" title="Your account has an authenticator app">
-            Sign out, then sign in again with your password and a code from the app.
-          </Alert>
-        ) : (
-          <>
-            <p className="mb-6 text-ink-muted">
-              {factors.hasAuthenticator
-                ? "Your account signs in with a password and a code from your authenticator app."
-                : staff.mustEnrolSecondFactor
-                ? "Your account signs in with a password and a code from an app on your phone. Set the app up to continue."
-                : "Sign in with a password and a code from an app on your phone."}
-            </p>
-            {/* Rendered on after the confirmation too (the action's new session cookie re-renders this
-                page): the component keeps the backup codes on screen until they are saved. */}
-            <TwoFactorEnrolment isSetUp={factors.hasAuthenticator} username={staff.username} bankName={settings.BANK_NAME} startAction={startEnrolmentAction} confirmAction={confirmEnrolmentAction} />
-          </>
+        {sessionLacksIt ? null : (
+          <p className="mb-6 text-ink-muted">
+            {factors.hasAuthenticator
+              ? "Your account signs in with a password and a code from your authenticator app."
+              : staff.mustEnrolSecondFactor
+              ? "Your account signs in with a password and a code from an app on your phone. Set the app up to continue."
+              : "Sign in with a password and a code from an app on your phone."}
+          </p>
         )}
+        {/* Always in this place, so the confirmation's re-render (with its new session cookie, or a
+            render racing it) keeps the component and the backup codes it shows until they are saved. */}
+        <TwoFactorEnrolment
+          isSetUp={factors.hasAuthenticator}
+          sessionLacksIt={sessionLacksIt}
+          username={staff.username}
+          bankName={settings.BANK_NAME}
+          startAction={startEnrolmentAction}
+          confirmAction={confirmEnrolmentAction}
+        />
         <div className="mt-8 border-t border-line pt-6"><PasskeySection mode="enrolment" next="/" /></div>
       </Card>
     </main>

@@ -10,15 +10,14 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { applyActionErrors } from "@/lib/actions/form-errors";
 import type { ActionResult } from "@/lib/actions/result";
-import { PasswordField } from "./password-field";
+import { PasswordAgainForm } from "./password-again-form";
+import { signInMessages } from "./sign-in-messages";
 import { TwoFactorBackupCodes } from "./two-factor-backup-codes";
 import { checkCode } from "./two-factor-messages";
 
 type Started = { qrCodeDataUrl: string; secret: string; backupCodes: string[] };
 export type StartEnrolmentAction = (input: { password: string }) => Promise<ActionResult<Started>>;
 export type ConfirmEnrolmentAction = (input: { code: string }) => Promise<ActionResult<{ home: string }>>;
-
-const unreachable = "Veridesk could not be reached. Check the network connection and try again.";
 
 /**
  * The backup codes of the set-up under way, outside React state: confirming the app answers a new
@@ -38,6 +37,7 @@ function keepCodesOfSetUp(codes: string[] | null): void {
  */
 export function TwoFactorEnrolment({
   isSetUp,
+  sessionLacksIt,
   username,
   bankName,
   startAction,
@@ -45,6 +45,13 @@ export function TwoFactorEnrolment({
 }: {
   /** The account has a confirmed authenticator (also right after this component confirmed it). */
   isSetUp: boolean;
+  /**
+   * The account has an app, but this session was signed in with the password alone (it was
+   * replaced after a password change): the code proves it at the next sign-in. A render of the
+   * page that raced the confirmation's new cookie can say so too, which is why the backup codes of
+   * a set-up under way are shown before this is.
+   */
+  sessionLacksIt: boolean;
   username: string;
   bankName: string;
   startAction: StartEnrolmentAction;
@@ -77,6 +84,13 @@ export function TwoFactorEnrolment({
       </div>
     );
   }
+  if (sessionLacksIt) {
+    return (
+      <Alert tone="info" title="Your account has an authenticator app">
+        Sign out, then sign in again with your password and a code from the app.
+      </Alert>
+    );
+  }
   if (isSetUp) {
     return (
       <div className="flex flex-col gap-4">
@@ -90,63 +104,18 @@ export function TwoFactorEnrolment({
     );
   }
   if (started) return <ConfirmStep started={started} confirmAction={confirmAction} onConfirmed={setHome} />;
-  return <PasswordStep username={username} startAction={startAction} onStarted={setStarted} />;
-}
-
-function PasswordStep({ username, startAction, onStarted }: { username: string; startAction: StartEnrolmentAction; onStarted: (started: Started) => void }) {
-  const [formError, setFormError] = useState<{ message: string; supportCode?: string }>();
-  const [failedAttempts, setFailedAttempts] = useState(0);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    setFocus,
-    setValue,
-    formState: { errors, isSubmitting },
-  } = useForm<{ password: string }>({
-    resolver: (values): ResolverResult<{ password: string }> =>
-      values.password ? { values, errors: {} } : { values: {}, errors: { password: { type: "rule", message: "Enter your password." } } },
-    defaultValues: { password: "" },
-  });
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(undefined);
-    let result: Awaited<ReturnType<StartEnrolmentAction>>;
-    try {
-      result = await startAction(values);
-    } catch {
-      setFormError({ message: unreachable });
-      return;
-    }
-    if (!result.ok) {
-      const message = applyActionErrors(result, { setError, setFocus }, ["password"]);
-      setFormError(result.code === "VALIDATION" && Object.keys(result.fieldErrors).length > 0 ? undefined : { message: message ?? "The set-up did not start.", supportCode: result.requestId });
-      setValue("password", "");
-      setFailedAttempts((count) => count + 1);
-      return;
-    }
-    keepCodesOfSetUp(result.data.backupCodes);
-    onStarted(result.data);
-  });
-  // Back to the password once the form is enabled again (a disabled field cannot take focus).
-  useEffect(() => {
-    if (failedAttempts > 0 && !isSubmitting) setFocus("password");
-  }, [failedAttempts, isSubmitting, setFocus]);
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2">
-      {formError ? (
-        <Alert tone="danger" title="Not started" className="mb-4" attention={formError} supportCode={formError.supportCode}>
-          {formError.message}
-        </Alert>
-      ) : null}
-      <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
-      <fieldset disabled={isSubmitting} className="flex flex-col gap-2">
-        <PasswordField registration={register("password")} label="Your password" hint="To make sure it is you at this computer." autoComplete="current-password" autoFocus error={errors.password?.message} />
-        <Button type="submit" size="lg" isBusy={isSubmitting} className="mt-2 w-full">
-          {isSubmitting ? null : <KeyRound aria-hidden className="size-5" />}
-          {isSubmitting ? "Starting…" : "Start the set-up"}
-        </Button>
-      </fieldset>
-    </form>
+    <PasswordAgainForm
+      username={username}
+      action={startAction}
+      onDone={(answer) => {
+        keepCodesOfSetUp(answer.backupCodes);
+        setStarted(answer);
+      }}
+      words={{ hint: "To make sure it is you at this computer.", submit: "Start the set-up", busy: "Starting…", failureTitle: "Not started", failure: "The set-up did not start." }}
+      icon={KeyRound}
+      prominent
+    />
   );
 }
 
@@ -173,7 +142,7 @@ function ConfirmStep({ started, confirmAction, onConfirmed }: { started: Started
     try {
       result = await confirmAction(values);
     } catch {
-      setFormError({ message: unreachable });
+      setFormError({ message: signInMessages.unreachable });
       return;
     }
     if (!result.ok) {

@@ -1,6 +1,6 @@
 "use client";
 
-import { Activity, BarChart3, Building2, ClipboardCheck, FilePlus2, Home, ListChecks, Menu, ScrollText, ShieldCheck, Users, X, type LucideIcon } from "lucide-react";
+import { Activity, BarChart3, Building2, ClipboardCheck, FilePlus2, Home, KeyRound, ListChecks, Menu, ScrollText, ShieldCheck, Users, X, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
@@ -80,6 +80,11 @@ export function StaffNav({ items, who, badges = {} }: { items: NavItem[]; who: {
         <div className="border-b border-line px-3 pb-3 leading-tight sm:hidden">
           <p className="font-semibold text-ink">{who.name}</p>
           <p className="text-sm text-ink-muted">{who.detail}</p>
+          {/* On a phone the header hides this link beside the name: the menu carries it. */}
+          <Link href="/account/security" onClick={() => setIsOpen(false)} className="mt-1 inline-flex min-h-11 items-center gap-2 text-sm font-semibold text-brand-700 underline-offset-2 hover:underline">
+            <KeyRound aria-hidden className="size-4" />
+            Sign-in security
+          </Link>
         </div>
         {items.map((item) => {
           const Icon = icons[item.icon];
