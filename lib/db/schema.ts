@@ -645,3 +645,34 @@ export const staffRoleApprovals = pgTable(
 );
 
 export type StaffRoleApproval = typeof staffRoleApprovals.$inferSelect;
+
+// ─── A lost second factor (ADR 0020, ADR 0041) ───────────────────────────────────────────────────
+// Removing someone's authenticator app and passkeys, when they lost them and have no backup code
+// left, is half of taking their account over (a password reset is the other half), so one
+// administrator proposes it and a second one, neither the author nor the account's owner, applies
+// it. lib/staff/second-factor-resets.ts writes it; every step is audited.
+
+export const secondFactorResets = pgTable(
+  "second_factor_resets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    status: roleApprovalStatus("status").notNull().default("pending"),
+    subjectUserId: text("subject_user_id")
+      .notNull()
+      .references(() => authUsers.id, { onDelete: "cascade" }),
+    /** Why, in the proposer's words (how the person's identity was checked). */
+    reason: text("reason").notNull(),
+    proposedByUserId: text("proposed_by_user_id").notNull(),
+    proposedByUsername: text("proposed_by_username").notNull(),
+    proposedAt: timestamp("proposed_at", { withTimezone: true }).notNull().defaultNow(),
+    decidedByUserId: text("decided_by_user_id"),
+    decidedByUsername: text("decided_by_username"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+  },
+  (table) => [
+    // One open proposal per account: a second would race the first.
+    uniqueIndex("second_factor_resets_pending_subject_idx").on(table.subjectUserId).where(sql`status = 'pending'`),
+  ],
+);
+
+export type SecondFactorReset = typeof secondFactorResets.$inferSelect;
