@@ -495,6 +495,12 @@ export const tokenRequests = pgTable(
     /** Placed by head office (a member who reads every branch): only head office may release it. */
     legalHoldByHeadOffice: boolean("legal_hold_by_head_office").notNull().default(false),
 
+    // ─── Risk rules (ADR 0043, lib/risk): what the rules match on, never a decrypted value ────
+    /** HMAC blind index of the customer's phone (remote tokens), domain "phone"; null once erased. */
+    phoneNumberIndex: text("phone_number_index"),
+    /** The phone's country calling code ("233" for Ghana): the "link sent abroad" rule; erased with the phone. */
+    phoneCallingCode: text("phone_calling_code"),
+
     /**
      * The version of what a viewer sees of this row, kept by the database (ADR 0033): the trigger
      * `token_requests_shown_version` gives it the sequence's next value on insert and whenever an
@@ -529,6 +535,8 @@ export const tokenRequests = pgTable(
     index("token_requests_reference_idx").using("btree", sql`(reference_id collate "C")`, table.createdAt),
     // The review's exact reference filter through the blind index (ADR 0023).
     index("token_requests_reference_index_idx").on(table.referenceIndex, table.createdAt),
+    // The risk rules' "same phone" windows (ADR 0043).
+    index("token_requests_phone_number_index_idx").on(table.phoneNumberIndex, table.createdAt),
   ],
 );
 
@@ -676,3 +684,162 @@ export const secondFactorResets = pgTable(
 );
 
 export type SecondFactorReset = typeof secondFactorResets.$inferSelect;
+
+// ─── Risk rules, alerts and cases (ADR 0043) ─────────────────────────────────────────────────────
+// Rules over every token and audit event, run on blind indexes by lib/risk, behind a cursor. Rules
+// are data, versioned: a change is a new pending version a second person approves. A hit opens or
+// extends one alert per rule and subject; alerts on one subject group into a case, routed so that
+// neither its subject nor a teller ever sees it.
+
+export const riskRuleMode = pgEnum("risk_rule_mode", ["off", "shadow", "live"]);
+export const riskRuleStatus = pgEnum("risk_rule_status", ["pending", "active", "retired", "rejected"]);
+export const riskSeverity = pgEnum("risk_severity", ["low", "medium", "high"]);
+export const riskCaseState = pgEnum("risk_case_state", ["open", "in_review", "cleared", "escalated", "reported", "not_reported"]);
+
+export const riskRuleVersions = pgTable(
+  "risk_rule_versions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** `same_id_velocity`, `mule_phone`, …: lib/risk/rules.ts names them. */
+    ruleKey: text("rule_key").notNull(),
+    version: integer("version").notNull(),
+    params: jsonb("params").$type<Record<string, unknown>>().notNull(),
+    severity: riskSeverity("severity").notNull(),
+    mode: riskRuleMode("mode").notNull(),
+    status: riskRuleStatus("status").notNull().default("pending"),
+    /** Null for the versions the migration inserted (the shipped defaults). */
+    proposedByUserId: text("proposed_by_user_id"),
+    proposedAt: timestamp("proposed_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Why the change, in the proposer's words. */
+    reason: text("reason"),
+    approvedByUserId: text("approved_by_user_id"),
+    /** From then on its hits count: an approved change never makes alerts for what came before. */
+    approvedAt: timestamp("approved_at", { withTimezone: true }),
+    retiredAt: timestamp("retired_at", { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex("risk_rule_versions_key_version_idx").on(table.ruleKey, table.version),
+    uniqueIndex("risk_rule_versions_active_idx").on(table.ruleKey).where(sql`status = 'active'`),
+  ],
+);
+
+/** The live evaluator's place (one row): the newest token version and audit event it evaluated, and its lease. */
+export const riskEvaluatorState = pgTable("risk_evaluator_state", {
+  id: integer("id").primaryKey().default(1),
+  /** `token_requests.shown_version` evaluated up to. */
+  tokenVersionCursor: bigint("token_version_cursor", { mode: "number" }).notNull().default(0),
+  /** `audit_events.chain_seq` evaluated up to. */
+  auditSeqCursor: bigint("audit_seq_cursor", { mode: "number" }).notNull().default(0),
+  evaluatedAt: timestamp("evaluated_at", { withTimezone: true }),
+  leaseOwner: text("lease_owner"),
+  leaseUntil: timestamp("lease_until", { withTimezone: true }),
+  lastError: text("last_error"),
+});
+
+export const riskCases = pgTable(
+  "risk_cases",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** `id` (an ID number's blind index), `phone` (a phone's blind index) or `staff` (a user id). */
+    subjectType: text("subject_type").notNull(),
+    subjectKey: text("subject_key").notNull(),
+    /** Masked, for lists: `GHA-•••••789-0`, `024 ••• 4567`, a username. */
+    subjectLabel: text("subject_label").notNull(),
+    /** Customer cases: the branch of the subject's latest token (its supervisor sees the case). Null: head office only. */
+    routeBranchId: uuid("route_branch_id").references(() => branches.id, { onDelete: "restrict" }),
+    /** Staff cases: the member concerned, who never sees the case nor decides it. */
+    subjectUserId: text("subject_user_id"),
+    severity: riskSeverity("severity").notNull(),
+    state: riskCaseState("state").notNull().default("open"),
+    assigneeUserId: text("assignee_user_id"),
+    openedAt: timestamp("opened_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
+    /** When the escalation said suspicion was formed: the 24-hour reporting clock runs from here. */
+    suspicionFormedAt: timestamp("suspicion_formed_at", { withTimezone: true }),
+    /** A clearing that needs a second person: who proposed it, and why. */
+    clearProposedByUserId: text("clear_proposed_by_user_id"),
+    clearProposedAt: timestamp("clear_proposed_at", { withTimezone: true }),
+    clearProposedReason: text("clear_proposed_reason"),
+    decidedByUserId: text("decided_by_user_id"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    decisionReason: text("decision_reason"),
+  },
+  (table) => [
+    // One case open per subject: new alerts join it.
+    uniqueIndex("risk_cases_open_subject_idx").on(table.subjectType, table.subjectKey).where(sql`state in ('open', 'in_review', 'escalated')`),
+    index("risk_cases_state_opened_idx").on(table.state, table.openedAt),
+  ],
+);
+
+export const riskAlerts = pgTable(
+  "risk_alerts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ruleKey: text("rule_key").notNull(),
+    ruleVersionId: uuid("rule_version_id")
+      .notNull()
+      .references(() => riskRuleVersions.id, { onDelete: "restrict" }),
+    ruleVersion: integer("rule_version").notNull(),
+    params: jsonb("params").$type<Record<string, unknown>>().notNull(),
+    severity: riskSeverity("severity").notNull(),
+    /** `shadow` alerts are counted for tuning and never join a case. */
+    mode: riskRuleMode("mode").notNull(),
+    subjectType: text("subject_type").notNull(),
+    subjectKey: text("subject_key").notNull(),
+    caseId: uuid("case_id").references(() => riskCases.id, { onDelete: "restrict" }),
+    isOpen: boolean("is_open").notNull().default(true),
+    /** The tokens and audit events it matched, so far. */
+    tokenIds: jsonb("token_ids").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    auditEventIds: jsonb("audit_event_ids").$type<number[]>().notNull().default(sql`'[]'::jsonb`),
+    counts: jsonb("counts").$type<Record<string, number>>().notNull().default(sql`'{}'::jsonb`),
+    /** Why, in one sentence with masked values only. */
+    sentence: text("sentence").notNull(),
+    firstHitAt: timestamp("first_hit_at", { withTimezone: true }).notNull().defaultNow(),
+    lastHitAt: timestamp("last_hit_at", { withTimezone: true }).notNull().defaultNow(),
+    hits: integer("hits").notNull().default(1),
+  },
+  (table) => [
+    uniqueIndex("risk_alerts_open_subject_idx").on(table.ruleKey, table.subjectType, table.subjectKey, table.mode).where(sql`is_open`),
+    index("risk_alerts_case_idx").on(table.caseId),
+  ],
+);
+
+/** Notes on a case: append-only (a trigger of migration `risk-rules-and-cases` refuses UPDATE and DELETE). */
+export const riskCaseNotes = pgTable(
+  "risk_case_notes",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => riskCases.id, { onDelete: "restrict" }),
+    authorUserId: text("author_user_id").notNull(),
+    authorLabel: text("author_label").notNull(),
+    body: text("body").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("risk_case_notes_case_idx").on(table.caseId, table.at)],
+);
+
+/**
+ * The tokens a case holds as evidence: retention and erasure skip a token while an open case holds
+ * it. A hold of its own, not the visible `legal_hold_at`, so nothing on a teller's screens changes.
+ */
+export const riskCaseTokens = pgTable(
+  "risk_case_tokens",
+  {
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => riskCases.id, { onDelete: "restrict" }),
+    tokenRequestId: uuid("token_request_id")
+      .notNull()
+      .references(() => tokenRequests.id, { onDelete: "restrict" }),
+    heldAt: timestamp("held_at", { withTimezone: true }).notNull().defaultNow(),
+    releasedAt: timestamp("released_at", { withTimezone: true }),
+  },
+  (table) => [primaryKey({ columns: [table.caseId, table.tokenRequestId] }), index("risk_case_tokens_held_idx").on(table.tokenRequestId).where(sql`released_at is null`)],
+);
+
+export type RiskRuleVersion = typeof riskRuleVersions.$inferSelect;
+export type RiskAlert = typeof riskAlerts.$inferSelect;
+export type RiskCase = typeof riskCases.$inferSelect;
+export type RiskCaseNote = typeof riskCaseNotes.$inferSelect;
