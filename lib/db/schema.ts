@@ -843,3 +843,99 @@ export type RiskRuleVersion = typeof riskRuleVersions.$inferSelect;
 export type RiskAlert = typeof riskAlerts.$inferSelect;
 export type RiskCase = typeof riskCases.$inferSelect;
 export type RiskCaseNote = typeof riskCaseNotes.$inferSelect;
+
+// ─── Webhooks to the bank (docs/webhooks.md) ─────────────────────────────────────────────────────
+// Endpoints of the bank's systems that hear when a verification ends, signed per Standard Webhooks.
+// A new endpoint added on the admin page waits for a second administrator (ADR 0020): it receives
+// customer outcomes. Deliveries are a transactional outbox: the row is written in the transaction
+// that closes the token, and a worker leases it (SKIP LOCKED, as the watcher leases tokens), sends
+// it, and records every attempt. lib/webhooks writes all three.
+
+export const webhookEndpointStatus = pgEnum("webhook_endpoint_status", ["pending", "active", "disabled", "rejected"]);
+export const webhookDeliveryStatus = pgEnum("webhook_delivery_status", ["pending", "delivered", "failed"]);
+
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    /** The event types it receives (`token.finished`); `webhook.test` goes to any endpoint on request. */
+    events: jsonb("events").$type<string[]>().notNull(),
+    status: webhookEndpointStatus("status").notNull().default("pending"),
+    /** The `whsec_` secret, AES-256-GCM with the personal-data key, bound to this row. */
+    secretEncrypted: text("secret_encrypted").notNull(),
+    /** The secret before the last rotation: deliveries carry both signatures until the time below. */
+    previousSecretEncrypted: text("previous_secret_encrypted"),
+    previousSecretUntil: timestamp("previous_secret_until", { withTimezone: true }),
+    /** Null when added from the command line by an operator. */
+    proposedByUserId: text("proposed_by_user_id"),
+    proposedByUsername: text("proposed_by_username").notNull(),
+    proposedAt: timestamp("proposed_at", { withTimezone: true }).notNull().defaultNow(),
+    decidedByUserId: text("decided_by_user_id"),
+    decidedByUsername: text("decided_by_username"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    /** The first failed attempt since the last success: five days of it disable the endpoint. */
+    failingSince: timestamp("failing_since", { withTimezone: true }),
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    /** Why: `gone` (answered 410), `failing` (five days), or `admin`. */
+    disabledReason: text("disabled_reason"),
+  },
+  (table) => [index("webhook_endpoints_status_idx").on(table.status)],
+);
+
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    /** The `webhook-id` is `msg_` and this id: the same on every attempt, the receiver's dedupe key. */
+    id: uuid("id").primaryKey().defaultRandom(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    /** The token the event is about; the reference is read from its row (encrypted) when sending. */
+    tokenRequestId: uuid("token_request_id").references(() => tokenRequests.id, { onDelete: "set null" }),
+    /** The event's body without the reference, fixed when the event happened. */
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    status: webhookDeliveryStatus("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull(),
+    leaseOwner: text("lease_owner"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("webhook_deliveries_due_idx").on(table.nextAttemptAt).where(sql`status = 'pending'`),
+    index("webhook_deliveries_endpoint_idx").on(table.endpointId, table.createdAt),
+    // One event per token and endpoint, whatever path closed the token.
+    uniqueIndex("webhook_deliveries_token_event_idx").on(table.endpointId, table.eventType, table.tokenRequestId).where(sql`token_request_id IS NOT NULL`),
+  ],
+);
+
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attemptNumber: integer("attempt_number").notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+    latencyMs: integer("latency_ms").notNull(),
+    /** The HTTP status; null when no answer came (refused address, timeout, connection error). */
+    statusCode: integer("status_code"),
+    error: text("error"),
+    /** The first 1,000 characters of the answer's body. */
+    responseExcerpt: text("response_excerpt"),
+  },
+  (table) => [index("webhook_attempts_delivery_idx").on(table.deliveryId, table.startedAt)],
+);
+
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
