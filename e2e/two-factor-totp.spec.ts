@@ -9,6 +9,7 @@ import {
   requestWith,
   signInWithForm,
   test,
+  SECOND_ADMIN,
   uniqueSuffix,
 } from "@/e2e/support/auth";
 import { callServerAction } from "@/e2e/support/action-calls";
@@ -24,7 +25,7 @@ const verify = (page: Page) => page.getByRole("button", { name: "Verify and sign
 
 test.describe.configure({ mode: "serial" });
 
-let account: { username: string; password: string; secret: Uint8Array; backupCodes: string[] };
+let account: { userId: string; username: string; password: string; secret: Uint8Array; backupCodes: string[] };
 
 test("a fresh administrator is held at the set-up of an authenticator app, then signed in with it", async ({ browser, apiAs, sessionOf }) => {
   const adminPage = await (await browser.newContext({ storageState: await sessionOf("admin") })).newPage();
@@ -75,7 +76,7 @@ test("a fresh administrator is held at the set-up of an authenticator app, then 
   await expect(fresh.getByTestId("backup-codes-left")).toContainText("10 backup codes left.");
   await context.close();
 
-  account = { username: created.username, password: created.password, secret, backupCodes };
+  account = { userId: created.userId, username: created.username, password: created.password, secret, backupCodes };
   rememberAuthenticator(created.username, key);
 });
 
@@ -139,4 +140,38 @@ test("the demo administrators of a test run sign in with the published authentic
   await expect(page).toHaveURL("/");
   await page.goto("/account/security");
   await expect(page.getByText("This session was signed in with password and authenticator code.")).toBeVisible();
+});
+
+test("a lost authenticator: one administrator proposes removing it, a second applies it, and the next sign-in sets up a new one", async ({ browser, sessionOf }) => {
+  const proposer = await (await browser.newContext({ storageState: await sessionOf("admin") })).newPage();
+  await proposer.goto(`/admin/staff/${account.userId}`);
+  await expect(proposer.getByTestId("second-factors")).toContainText("Authenticator app set up, 9 backup codes left.");
+  await proposer.getByLabel("Why, and how you checked it is them").fill("Lost it");
+  await proposer.getByRole("button", { name: "Propose removing their second factors" }).click();
+  await expect(proposer.getByText(/Say how you checked it is them/)).toBeVisible();
+  await proposer.getByLabel("Why, and how you checked it is them").fill("Phone lost on the bus; identity checked in person with her staff card.");
+  await proposer.getByRole("button", { name: "Propose removing their second factors" }).click();
+  const pending = proposer.getByTestId("pending-second-factor-reset");
+  await expect(pending).toContainText("proposed by admin");
+  // Its author may only withdraw it.
+  await expect(pending.getByRole("button", { name: "Approve and remove" })).toHaveCount(0);
+  await expect(pending.getByRole("button", { name: "Cancel the proposal" })).toBeVisible();
+  // Still in place until a second administrator decides.
+  await expect(proposer.getByTestId("second-factors")).toContainText("Authenticator app set up");
+
+  const approver = await (await browser.newContext({ storageState: await sessionOf(SECOND_ADMIN) })).newPage();
+  await approver.goto(`/admin/staff/${account.userId}`);
+  await expect(approver.getByTestId("pending-second-factor-reset")).toContainText("Phone lost on the bus");
+  await approver.getByRole("button", { name: "Approve and remove" }).click();
+  await expect(approver.getByText(/^Removed: /)).toBeVisible();
+  await expect(approver.getByTestId("second-factors")).toContainText("No authenticator app.");
+
+  // The password alone now leads to setting up a new app, as at the very first sign-in.
+  const owner = await (await browser.newContext()).newPage();
+  await signInWithForm(owner, account.username, account.password, { stopsAtCodeStep: true });
+  await expect(owner).toHaveURL("/second-factor");
+  await expect(owner.getByRole("button", { name: "Start the set-up" })).toBeVisible();
+
+  await proposer.goto("/admin/audit?action=staff.second_factor_reset");
+  await expect(proposer.locator("tbody tr").filter({ hasText: account.username }).first()).toContainText(SECOND_ADMIN);
 });

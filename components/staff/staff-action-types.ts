@@ -6,6 +6,8 @@ import type {
   renameBranchSchema,
   resetPasswordSchema,
   roleApprovalDecisionSchema,
+  secondFactorResetDecisionSchema,
+  secondFactorResetProposalSchema,
   setStaffDisabledSchema,
   updateStaffSchema,
 } from "@/lib/staff/schemas";
@@ -27,3 +29,6 @@ export type ApproveRoleChangeAction = Action<typeof roleApprovalDecisionSchema, 
 export type DecideRoleChangeAction = Action<typeof roleApprovalDecisionSchema, { approvalId: string }>;
 export type CreateBranchAction = Action<typeof createBranchSchema, { branchId: string; code: string }>;
 export type RenameBranchAction = Action<typeof renameBranchSchema, { branchId: string; name: string }>;
+export type ProposeSecondFactorResetAction = Action<typeof secondFactorResetProposalSchema, { resetId: string }>;
+export type ApproveSecondFactorResetAction = Action<typeof secondFactorResetDecisionSchema, { username: string }>;
+export type DecideSecondFactorResetAction = Action<typeof secondFactorResetDecisionSchema, { resetId: string }>;

@@ -31,6 +31,11 @@ export const auditActionLabels = {
   "staff.approval_approved": "Role grant approved",
   "staff.approval_rejected": "Role grant rejected",
   "staff.approval_cancelled": "Role grant proposal cancelled",
+  // A lost second factor (lib/staff/second-factor-resets.ts): two administrators, as above.
+  "staff.second_factor_reset_requested": "Removal of second factors proposed (awaits a second administrator)",
+  "staff.second_factor_reset": "Second factors removed by administrators",
+  "staff.second_factor_reset_rejected": "Removal of second factors rejected",
+  "staff.second_factor_reset_cancelled": "Removal of second factors cancelled",
   "branch.create": "Branch created",
   "branch.rename": "Branch renamed",
   "token.active_token_warning": "Warned of an active token for the same ID number",

@@ -55,6 +55,10 @@ const fieldLabels: Record<string, string> = {
   proposedBy: "Proposed by",
   approvedBy: "Approved by",
   subjectUserId: "Account",
+  // A lost second factor removed by two administrators (lib/staff/second-factor-resets.ts).
+  resetId: "Proposal",
+  removedAuthenticator: "Authenticator app removed",
+  removedPasskeys: "Passkeys removed",
   // Staff sign-in (ADR 0041): how, and what the bank's identity provider said.
   method: "Signed in with",
   breakGlass: "Break-glass sign-in",

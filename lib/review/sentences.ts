@@ -251,6 +251,14 @@ export function describeAuditEvent(row: AuditSentenceRow): Sentence {
       return { text: `${who} rejected the proposal for ${quoted(d.username)}`, tone: "neutral" };
     case "staff.approval_cancelled":
       return { text: `${who} withdrew their proposal for ${quoted(d.username)}`, tone: "neutral" };
+    case "staff.second_factor_reset_requested":
+      return { text: `${who} proposed removing the second factors of ${staffName}; it waits for a second administrator`, tone: "warning" };
+    case "staff.second_factor_reset":
+      return { text: `${who} removed the second factors of ${staffName}`, tone: "warning" };
+    case "staff.second_factor_reset_rejected":
+      return { text: `${who} rejected the removal of the second factors of ${staffName}`, tone: "neutral" };
+    case "staff.second_factor_reset_cancelled":
+      return { text: `${who} withdrew the removal of the second factors of ${staffName}`, tone: "neutral" };
     case "branch.rename":
       return { text: `${who} renamed a branch`, tone: "neutral" };
     case "purpose.create":

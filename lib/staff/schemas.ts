@@ -30,6 +30,17 @@ export const resetPasswordSchema = z.object({ userId: userIdSchema });
 /** Approve, reject or cancel a proposed role grant (ADR 0020). */
 export const roleApprovalDecisionSchema = z.object({ approvalId: z.uuid() });
 
+/** Removing someone's lost second factors: proposed with how the person was identified, then decided. */
+export const secondFactorResetProposalSchema = z.object({
+  userId: userIdSchema,
+  reason: z
+    .string()
+    .trim()
+    .min(10, "Say how you checked it is them, in a few words (at least 10 characters).")
+    .max(500, "Keep the reason under 500 characters."),
+});
+export const secondFactorResetDecisionSchema = z.object({ resetId: z.uuid() });
+
 export const branchCodeSchema = z
   .string()
   .trim()

@@ -2,7 +2,16 @@
 
 import { defineAction } from "@/lib/actions";
 import { approveRoleApproval, cancelRoleApproval, proposeOrCreateStaff, proposeOrUpdateStaff, rejectRoleApproval } from "@/lib/staff/role-approvals";
-import { createStaffSchema, resetPasswordSchema, roleApprovalDecisionSchema, setStaffDisabledSchema, updateStaffSchema } from "@/lib/staff/schemas";
+import {
+  createStaffSchema,
+  resetPasswordSchema,
+  roleApprovalDecisionSchema,
+  secondFactorResetDecisionSchema,
+  secondFactorResetProposalSchema,
+  setStaffDisabledSchema,
+  updateStaffSchema,
+} from "@/lib/staff/schemas";
+import { approveSecondFactorReset, cancelSecondFactorReset, proposeSecondFactorReset, rejectSecondFactorReset } from "@/lib/staff/second-factor-resets";
 import { resetStaffPassword, setStaffDisabled } from "@/lib/staff/accounts";
 import { getDb } from "@/lib/db/client";
 
@@ -68,5 +77,32 @@ export const cancelRoleChangeAction = defineAction(
   async ({ input, staff, requestId }) => {
     await cancelRoleApproval(await getDb(), staff, input.approvalId, requestId);
     return { approvalId: input.approvalId };
+  },
+);
+
+/** A lost authenticator or passkey: one administrator proposes removing them, a second applies it. */
+export const proposeSecondFactorResetAction = defineAction(
+  { name: "staff.second_factor_reset_propose", schema: secondFactorResetProposalSchema, permission: "staff.manage" },
+  async ({ input, staff, requestId }) => ({ resetId: await proposeSecondFactorReset(await getDb(), staff, input.userId, input.reason, requestId) }),
+);
+
+export const approveSecondFactorResetAction = defineAction(
+  { name: "staff.second_factor_reset_approve", schema: secondFactorResetDecisionSchema, permission: "staff.manage" },
+  async ({ input, staff, requestId }) => approveSecondFactorReset(await getDb(), staff, input.resetId, requestId),
+);
+
+export const rejectSecondFactorResetAction = defineAction(
+  { name: "staff.second_factor_reset_reject", schema: secondFactorResetDecisionSchema, permission: "staff.manage" },
+  async ({ input, staff, requestId }) => {
+    await rejectSecondFactorReset(await getDb(), staff, input.resetId, requestId);
+    return { resetId: input.resetId };
+  },
+);
+
+export const cancelSecondFactorResetAction = defineAction(
+  { name: "staff.second_factor_reset_cancel", schema: secondFactorResetDecisionSchema, permission: "staff.manage" },
+  async ({ input, staff, requestId }) => {
+    await cancelSecondFactorReset(await getDb(), staff, input.resetId, requestId);
+    return { resetId: input.resetId };
   },
 );

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AccountControls } from "@/components/staff/account-controls";
+import { SecondFactorReset } from "@/components/staff/second-factor-reset";
 import { AccountStatusBadge, DemoBadge, RoleBadge, TemporaryPasswordBadge } from "@/components/staff/badges";
 import { EditStaffForm } from "@/components/staff/edit-staff-form";
 import { formatDate, formatDateTime } from "@/lib/bank-time";
@@ -11,8 +12,17 @@ import { requirePermission } from "@/lib/auth/pages";
 import { isAppError } from "@/lib/errors";
 import { findStaffMember } from "@/lib/staff/accounts";
 import { listBranches } from "@/lib/staff/branches";
+import { secondFactorOverview } from "@/lib/staff/second-factor-resets";
 import { getDb } from "@/lib/db/client";
-import { resetPasswordAction, setStaffDisabledAction, updateStaffAction } from "../actions";
+import {
+  approveSecondFactorResetAction,
+  cancelSecondFactorResetAction,
+  proposeSecondFactorResetAction,
+  rejectSecondFactorResetAction,
+  resetPasswordAction,
+  setStaffDisabledAction,
+  updateStaffAction,
+} from "../actions";
 
 export const metadata: Metadata = { title: "Staff account" };
 
@@ -26,6 +36,8 @@ export default async function StaffMemberPage({ params }: { params: Promise<{ us
   });
   const branches = await listBranches(db);
   const isSelf = member.userId === staff.userId;
+  const factors = await secondFactorOverview(db, member.userId);
+  const pendingReset = factors.pendingReset;
 
   return (
     <>
@@ -69,6 +81,39 @@ export default async function StaffMemberPage({ params }: { params: Promise<{ us
               isDisabled={member.disabledAt !== null}
               resetPasswordAction={resetPasswordAction}
               setDisabledAction={setStaffDisabledAction}
+            />
+          )}
+          <h3 className="mt-6 mb-1 font-bold">Second factors</h3>
+          <ul className="mb-3 text-ink-muted" data-testid="second-factors">
+            <li>
+              {factors.hasAuthenticator
+                ? `Authenticator app set up, ${factors.backupCodesLeft ?? 0} backup code${factors.backupCodesLeft === 1 ? "" : "s"} left.`
+                : "No authenticator app."}
+            </li>
+            <li>{factors.passkeyCount === 0 ? "No passkey." : `${factors.passkeyCount} passkey${factors.passkeyCount === 1 ? "" : "s"}.`}</li>
+          </ul>
+          {isSelf && !pendingReset ? (
+            <p className="text-ink-muted">Your own second factors are on your Sign-in security page.</p>
+          ) : (
+            <SecondFactorReset
+              userId={member.userId}
+              name={member.name}
+              hasSecondFactor={factors.hasAuthenticator || factors.passkeyCount > 0}
+              pending={
+                pendingReset
+                  ? {
+                      id: pendingReset.id,
+                      reason: pendingReset.reason,
+                      proposedBy: pendingReset.proposedByUsername,
+                      proposedAt: formatDateTime(pendingReset.proposedAt),
+                      allowed: pendingReset.proposedByUserId === staff.userId ? "cancel_only" : isSelf ? "none" : "approve_or_reject",
+                    }
+                  : null
+              }
+              proposeAction={proposeSecondFactorResetAction}
+              approveAction={approveSecondFactorResetAction}
+              rejectAction={rejectSecondFactorResetAction}
+              cancelAction={cancelSecondFactorResetAction}
             />
           )}
           <p className="mt-6">
