@@ -939,3 +939,83 @@ export const webhookAttempts = pgTable(
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
+
+// ─── The integration API's keys (ADR 0044, lib/api) ──────────────────────────────────────────────
+// A named integration of the bank (not a person) calls /api/v1 with a key. Only the key's SHA-256
+// is stored; the key itself is shown once. A key acts through its own user row (no password, no
+// staff profile: it cannot sign in), so the tokens it issues name the integration as issuer.
+// Creating one is a grant of customer data: one administrator proposes (status `pending`, no key
+// yet), a second approves (the key is made then). Idempotent answers and the per-key rate limit
+// live in the database so that every instance sees the same ones.
+
+export const apiKeyStatus = pgEnum("api_key_status", ["pending", "active", "rejected", "cancelled"]);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The integration's name ("Onboarding app"): the audit's actor for everything the key does. */
+    name: text("name").notNull(),
+    /** `live` or `test`: the key's prefix (`vdk_live_`, `vdk_test_`). */
+    environment: text("environment").notNull(),
+    status: apiKeyStatus("status").notNull().default("pending"),
+    /** Hex SHA-256 of the whole key; null until approved. */
+    keyHash: text("key_hash").unique(),
+    /** What admins see to tell keys apart: the prefix and the last four characters. */
+    keyHint: text("key_hint"),
+    /** The integration's user row (auth_users): shared by a key and the keys rolled from it. */
+    serviceUserId: text("service_user_id").references(() => authUsers.id, { onDelete: "restrict" }),
+    scopes: text("scopes").array().notNull(),
+    branchIds: uuid("branch_ids").array().notNull(),
+    /** Requests allowed per minute (each token costs the bank an SMS). */
+    rateLimitPerMinute: integer("rate_limit_per_minute").notNull().default(60),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** The key this one replaces (a roll): the old one keeps working until its shortened expiry. */
+    rolledFromId: uuid("rolled_from_id"),
+    proposedByUserId: text("proposed_by_user_id").notNull(),
+    proposedByUsername: text("proposed_by_username").notNull(),
+    proposedAt: timestamp("proposed_at", { withTimezone: true }).notNull().defaultNow(),
+    decidedByUserId: text("decided_by_user_id"),
+    decidedByUsername: text("decided_by_username"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    revokedByUsername: text("revoked_by_username"),
+    /** Written at most once a minute per key, not on every request. */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (table) => [index("api_keys_status_idx").on(table.status, table.proposedAt)],
+);
+
+export type ApiKey = typeof apiKeys.$inferSelect;
+
+/**
+ * The answers to `Idempotency-Key` requests, per integration (a rolled key replays its
+ * predecessor's): `in_flight` until the answer is stored; kept a day.
+ */
+export const apiIdempotency = pgTable(
+  "api_idempotency",
+  {
+    serviceUserId: text("service_user_id").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    /** SHA-256 of the method, path and canonical body: the same key with another body is refused. */
+    requestHash: text("request_hash").notNull(),
+    status: text("status").notNull().default("in_flight"),
+    responseStatus: integer("response_status"),
+    responseBody: jsonb("response_body"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** An in-flight claim older than this belongs to a process that died: a retry may take it over. */
+    lockedUntil: timestamp("locked_until", { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.serviceUserId, table.idempotencyKey] }), index("api_idempotency_created_idx").on(table.createdAt)],
+);
+
+/** Requests per key per minute: one row per key and window, counted by an upsert. */
+export const apiRateWindows = pgTable(
+  "api_rate_windows",
+  {
+    apiKeyId: uuid("api_key_id").notNull(),
+    windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull(),
+    requests: integer("requests").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.apiKeyId, table.windowStartedAt] })],
+);
