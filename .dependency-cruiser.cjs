@@ -9,10 +9,10 @@
  *   data     lib/db
  *   core     lib/upstream, lib/validation, lib/pii, lib/audit
  *   access   lib/auth
- *   domain   lib/staff, lib/compliance
+ *   domain   lib/staff, lib/compliance, lib/webhooks (the outbox the token's end writes into, its worker)
  *   tokens   lib/tokens
  *   readers  lib/watcher (the loop, polls, stores), lib/live (what the poll routes answer),
- *            lib/review, lib/operations: none imports another
+ *            lib/review, lib/operations, lib/risk (rules, alerts, cases): none imports another
  *   process  lib/server, lib/actions
  *   ui       components/ui (no business words), components/<feature>
  *   routes   app/ (only Next imports it; server actions reach client components as props)
@@ -50,6 +50,7 @@ const DATABASE_ROOTS = [
   "^lib/server/start\\.ts$", // the server's start: the backfill after opening, the heartbeat's database
   "^lib/watcher/(boot|viewers)\\.ts$", // the loop's start and the batched view writes
   "^lib/compliance/retention-schedule\\.ts$", // the scheduler
+  "^lib/webhooks/boot\\.ts$", // the webhook delivery worker's start
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -81,45 +82,52 @@ module.exports = {
       comment: "The service client, validation, personal-data crypto and the audit trail are used by auth and the features, never the reverse.",
       severity: "error",
       from: { path: lib("upstream", "validation", "pii", "audit") },
-      to: { path: lib("auth", "staff", "compliance", "tokens", "watcher", "live", "review", "operations", "server", "actions") },
+      to: { path: lib("auth", "staff", "compliance", "webhooks", "tokens", "watcher", "live", "review", "operations", "risk", "server", "actions") },
     },
     {
       name: "auth-below-features",
       severity: "error",
       from: { path: lib("auth") },
-      to: { path: lib("staff", "compliance", "tokens", "watcher", "live", "review", "operations", "server", "actions") },
+      to: { path: lib("staff", "compliance", "webhooks", "tokens", "watcher", "live", "review", "operations", "risk", "server", "actions") },
     },
     {
       name: "domain-below-tokens",
-      comment: "Staff and compliance (purposes, consent, retention, erasure) are asked by issuing, never the reverse.",
+      comment: "Staff, compliance (purposes, consent, retention, erasure) and the webhook outbox are asked by issuing and the watcher, never the reverse.",
       severity: "error",
-      from: { path: lib("staff", "compliance") },
-      to: { path: lib("tokens", "watcher", "live", "review", "operations", "server", "actions") },
+      from: { path: lib("staff", "compliance", "webhooks") },
+      to: { path: lib("tokens", "watcher", "live", "review", "operations", "risk", "server", "actions") },
     },
     {
       name: "tokens-below-readers",
       severity: "error",
       from: { path: lib("tokens") },
-      to: { path: lib("watcher", "live", "review", "operations", "server", "actions") },
+      to: { path: lib("watcher", "live", "review", "operations", "risk", "server", "actions") },
     },
     {
       name: "watcher-is-the-loop",
       comment: "lib/watcher keeps the loop, the polls and the stores; what pages read is lib/live.",
       severity: "error",
       from: { path: lib("watcher") },
-      to: { path: lib("live", "review", "operations", "server", "actions") },
+      to: { path: lib("live", "review", "operations", "risk", "server", "actions") },
     },
     {
       name: "live-reads-the-database-only",
       severity: "error",
       from: { path: lib("live") },
-      to: { path: lib("watcher", "review", "operations", "server", "actions") },
+      to: { path: lib("watcher", "review", "operations", "risk", "server", "actions") },
     },
     {
       name: "review-reads-the-database-only",
       severity: "error",
       from: { path: lib("review", "operations") },
-      to: { path: lib("watcher", "live", "server", "actions") },
+      to: { path: lib("watcher", "live", "risk", "server", "actions") },
+    },
+    {
+      name: "risk-reads-the-database-only",
+      comment: "The risk rules read tokens and the audit trail from the database, never from another reader, so a backtest is the rule itself.",
+      severity: "error",
+      from: { path: lib("risk") },
+      to: { path: lib("watcher", "live", "review", "operations", "server", "actions") },
     },
     {
       name: "only-roots-open-the-database",

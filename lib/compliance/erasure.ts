@@ -8,7 +8,8 @@ import type { ErasureBasis } from "@/lib/pii/erasure-note";
  * Overwrites a token's personal data (ADR 0022). The columns come from lib/pii/columns.ts,
  * the one list of personal data, so nothing is missed. Each UPDATE re-checks, under the row lock,
  * that the part is not erased yet and the row is not under a legal hold: two runs at once, or a
- * hold placed a moment ago, can never erase a row twice or erase a held row. Returns the ids it
+ * hold placed a moment ago, can never erase a row twice or erase a held row. A token an open risk
+ * case holds as evidence (risk_case_tokens, ADR 0043) is held too, invisibly. Returns the ids it
  * actually erased.
  */
 
@@ -35,6 +36,7 @@ export async function erasePart(executor: DbExecutor, ids: readonly string[], pa
     UPDATE ${sql.identifier(piiTable)}
        SET ${assignmentsFor(part)}, ${erasedAt} = ${at.toISOString()}::timestamptz, ${erasedUnder} = ${under}
      WHERE "id" IN (${idList}) AND ${erasedAt} IS NULL AND "legal_hold_at" IS NULL
+       AND NOT EXISTS (SELECT 1 FROM "risk_case_tokens" "held" WHERE "held"."token_request_id" = ${sql.identifier(piiTable)}."id" AND "held"."released_at" IS NULL)
      RETURNING "id"`)) as unknown as { rows: { id: string }[] };
   return result.rows.map((row) => row.id);
 }

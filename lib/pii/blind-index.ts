@@ -39,6 +39,26 @@ export function computeReferenceIndex(reference: string, keys: PiiKeys = getPiiK
 }
 
 /**
+ * The phone as the index sees it: digits only, in international form, so `0241234567`,
+ * `233241234567` and `+233 24 123 4567` are one phone (stored numbers are already `0241234567`).
+ */
+export function canonicalPhoneNumber(phoneNumber: string): string {
+  const digits = phoneNumber.normalize("NFKC").replace(/\D/g, "");
+  if (/^0\d{9}$/.test(digits)) return `233${digits.slice(1)}`;
+  return digits.replace(/^00/, "");
+}
+
+/** Blind index of the customer's phone: the risk rules' "same phone" (ADR 0043). */
+export function computePhoneNumberIndex(phoneNumber: string, keys: PiiKeys = getPiiKeys()): string {
+  return keyedDigest("phone", canonicalPhoneNumber(phoneNumber), keys);
+}
+
+/** `233` for a Ghana number, `other` for any other country: all the "link sent abroad" rule needs to know. */
+export function phoneCallingCodeOf(phoneNumber: string): string {
+  return canonicalPhoneNumber(phoneNumber).startsWith("233") ? "233" : "other";
+}
+
+/**
  * A digest of a whole request, used to recognise "the same submit again" under one idempotency
  * key. Keyed for the same reason as the index: the request holds the ID number.
  */

@@ -17,9 +17,12 @@ export const contactPiiColumns = {
     { column: "reference_encrypted", aad: "reference" },
   ],
   /** HMAC blind indexes (index key), with the domain they were computed in. */
-  blindIndex: [{ column: "reference_index", domain: "reference", source: "reference_encrypted" }],
-  /** Masked display copies: partial personal data, erased with the rest. */
-  masked: ["phone_number", "sms_sent_to", "reference_id"],
+  blindIndex: [
+    { column: "reference_index", domain: "reference", source: "reference_encrypted" },
+    { column: "phone_number_index", domain: "phone", source: "phone_number_encrypted" },
+  ],
+  /** Masked display copies and what is derived from the phone (its calling code): erased with the rest. */
+  masked: ["phone_number", "sms_sent_to", "reference_id", "phone_calling_code"],
 } as const;
 
 /** Identity data: erased RETENTION_IDENTITY_YEARS (at least the AML minimum) after the token ends. */

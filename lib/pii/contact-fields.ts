@@ -1,5 +1,5 @@
 import "server-only";
-import { computeReferenceIndex } from "./blind-index";
+import { computePhoneNumberIndex, computeReferenceIndex, phoneCallingCodeOf } from "./blind-index";
 import { piiContext } from "./columns";
 import { encryptField } from "./field-encryption";
 import type { PiiKeys } from "./keys";
@@ -12,6 +12,8 @@ export type EncryptedContactFields = {
   referenceIndex?: string;
   phoneNumberMasked?: string | null;
   phoneNumberEncrypted?: string | null;
+  phoneNumberIndex?: string | null;
+  phoneCallingCode?: string | null;
   smsSentToMasked?: string | null;
   smsSentToEncrypted?: string | null;
 };
@@ -34,6 +36,8 @@ export function encryptContactFields(
   if (values.phoneNumber !== undefined) {
     fields.phoneNumberMasked = values.phoneNumber === null ? null : maskPhoneNumber(values.phoneNumber);
     fields.phoneNumberEncrypted = values.phoneNumber === null ? null : encryptField(values.phoneNumber, piiContext("phone_number", rowId), keys);
+    fields.phoneNumberIndex = values.phoneNumber === null ? null : computePhoneNumberIndex(values.phoneNumber, keys);
+    fields.phoneCallingCode = values.phoneNumber === null ? null : phoneCallingCodeOf(values.phoneNumber);
   }
   if (values.smsSentTo !== undefined) {
     fields.smsSentToMasked = values.smsSentTo === null ? null : maskPhoneNumber(values.smsSentTo);

@@ -1,6 +1,6 @@
 import "server-only";
 
-export { canonicalIdNumber, canonicalJson, canonicalReference, computeIdNumberIndex, computeReferenceIndex, computeRequestFingerprint } from "./blind-index";
+export { canonicalIdNumber, canonicalJson, canonicalPhoneNumber, canonicalReference, computeIdNumberIndex, computePhoneNumberIndex, computeReferenceIndex, computeRequestFingerprint, phoneCallingCodeOf } from "./blind-index";
 export { contactPiiColumns, erasedFingerprint, identityPiiColumns, piiContext } from "./columns";
 export { encryptContactFields, type EncryptedContactFields } from "./contact-fields";
 export { decryptField, encryptField } from "./field-encryption";

@@ -3,7 +3,7 @@ import { and, asc, eq, getTableColumns, gt, or, sql, type SQL } from "drizzle-or
 import { recordAuditEvent } from "@/lib/audit";
 import type { Database } from "@/lib/db/types";
 import { tokenRequests } from "@/lib/db/schema";
-import { computeIdNumberIndex, computeReferenceIndex } from "./blind-index";
+import { computeIdNumberIndex, computePhoneNumberIndex, computeReferenceIndex } from "./blind-index";
 import { allBlindIndexPiiColumns, allEncryptedPiiColumns, piiContext } from "./columns";
 import { decryptField, encryptField } from "./field-encryption";
 import type { PiiKeys } from "./keys";
@@ -51,6 +51,7 @@ function columnObject(name: string) {
 const indexFunctions = {
   "id-number": computeIdNumberIndex,
   reference: computeReferenceIndex,
+  phone: computePhoneNumberIndex,
 } as const;
 
 function keyIdOfValue(stored: string): string | undefined {

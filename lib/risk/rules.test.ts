@@ -1,0 +1,22 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { reviewAuditActions } from "@/lib/review/audit-actions";
+import { accessActions, defaultRuleParams, paramsOf, RULE_KEYS, thresholdWords } from "./rules";
+
+describe("risk rules as data", () => {
+  it("counts the same audit actions lib/review writes", () => {
+    expect(accessActions).toEqual({ idRevealed: reviewAuditActions.idRevealed, idSearched: reviewAuditActions.idSearched, exportedFullIds: reviewAuditActions.exportedFullIds });
+  });
+
+  it("reads a version's parameters over the defaults, ignoring what is not a finite number", () => {
+    expect(paramsOf({ ruleKey: "same_id_velocity", params: { minTokens: 4, windowHours: "12", minBranches: Number.NaN } })).toEqual({ windowHours: 24, minTokens: 4, minBranches: 2 });
+    expect(paramsOf({ ruleKey: "phone_abroad", params: {} })).toEqual({ homeCallingCode: "233" });
+  });
+
+  it("has shipped defaults for every rule, the same as the migration inserts", () => {
+    expect(Object.keys(defaultRuleParams).sort()).toEqual([...RULE_KEYS].sort());
+    const migration = readFileSync("drizzle/0020_risk-rules-and-cases.sql", "utf8");
+    for (const key of RULE_KEYS) expect(migration, key).toContain(`('${key}', 1, '${JSON.stringify(defaultRuleParams[key])}'`);
+    expect(thresholdWords({ ruleKey: "same_id_velocity", params: { minTokens: 3 } })).toBe("≥ 3 in 24 h or ≥ 2 branches");
+  });
+});
