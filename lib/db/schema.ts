@@ -537,6 +537,8 @@ export const tokenRequests = pgTable(
     index("token_requests_reference_index_idx").on(table.referenceIndex, table.createdAt),
     // The risk rules' "same phone" windows (ADR 0043).
     index("token_requests_phone_number_index_idx").on(table.phoneNumberIndex, table.createdAt),
+    // The risk evaluator's cursor: the rows changed since the last version it evaluated (ADR 0043).
+    index("token_requests_shown_version_idx").on(table.shownVersion),
   ],
 );
 

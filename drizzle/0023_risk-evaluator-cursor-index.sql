@@ -1,0 +1,1 @@
+CREATE INDEX "token_requests_shown_version_idx" ON "token_requests" USING btree ("shown_version");
