@@ -87,6 +87,16 @@ export const errorCatalog = {
     userMessage:
       "The verification service sent an answer we could not read. The token may or may not exist — check the token list before trying again.",
   },
+  DATABASE_UNAVAILABLE: {
+    httpStatus: 503,
+    userMessage:
+      "The bank's database is not answering, so nothing was saved. Try again in a few minutes, and call your administrator if it keeps happening.",
+  },
+  TOKEN_NOT_RECORDED_YET: {
+    httpStatus: 503,
+    userMessage:
+      "The verification service issued the token, but the bank's database is not answering, so Veridesk has not recorded it yet. Do not issue another token: Veridesk keeps the token and records it as soon as the database is back. Open this attempt in a few minutes; if it still shows no token, a supervisor can enter the token from the customer's SMS.",
+  },
   CONFIGURATION: {
     httpStatus: 500,
     userMessage: "Veridesk is not configured correctly. Call your administrator.",
@@ -139,7 +149,31 @@ export function isAppError(error: unknown): error is AppError {
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
+  // A database that cannot write or cannot be reached is not "something went wrong": say so.
+  if (isDatabaseUnavailable(error)) return new AppError("DATABASE_UNAVAILABLE", message, { cause: error });
   return new AppError("INTERNAL", message, { cause: error });
+}
+
+/**
+ * PostgreSQL's classes for "the database cannot do this now", whatever the statement: connection
+ * (08), insufficient resources such as a full disk (53), operator intervention such as a shutdown
+ * (57P), system and I/O errors (58), and PGlite's file system running out of room (XX000 with
+ * "No space left"). Constraint violations and bad SQL are ours, never an outage.
+ */
+const unavailableSqlState = /^(08|53|57P|58)/;
+const unavailableSystemCode = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOSPC|EIO|EROFS|EDQUOT)$/;
+const unavailableMessage = /no space left on device|could not (extend|write to) file|database system is (shutting down|starting up)|connection terminated|Connection terminated|ENOSPC/;
+
+/** Whether an error (or any of its causes) says the database is not answering or cannot write. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    if (typeof current !== "object") return false;
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === "string" && (unavailableSqlState.test(code) || unavailableSystemCode.test(code))) return true;
+    if (typeof message === "string" && unavailableMessage.test(message)) return true;
+    current = cause;
+  }
+  return false;
 }
 
 /** Errors of the verification service itself (never a failed verification). */

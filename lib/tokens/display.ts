@@ -23,6 +23,8 @@ export const outcomeUnknownCodes: ReadonlySet<ErrorCode> = new Set([
   "UPSTREAM_CONNECTION_LOST",
   "REQUEST_IN_PROGRESS",
   "INTERNAL",
+  // The service answered with a token the database has not taken yet: it is kept and recorded later.
+  "TOKEN_NOT_RECORDED_YET",
 ]);
 
 /** Failures after which certainly no token exists: the next submit is a new attempt. */

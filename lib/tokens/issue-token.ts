@@ -1,13 +1,13 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAuditEvent } from "@/lib/audit";
 import { requireAllowedPurpose } from "@/lib/compliance/purposes";
 import type { Database } from "@/lib/db/types";
 import { tokenEvents, tokenRequests, type RemoteTokenOptions, type TokenRequest } from "@/lib/db/schema";
 import { env } from "@/lib/env";
-import { AppError, errorCatalog, toAppError } from "@/lib/errors";
+import { AppError, errorCatalog, isAppError, isDatabaseUnavailable, toAppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { metrics } from "@/lib/metrics";
 import { requireCurrentConsent } from "@/lib/compliance/consent";
@@ -20,6 +20,7 @@ import { warnOfActiveTokens } from "./active-tokens";
 import type { IssueTokenResult } from "./dto";
 import { isErrorCode, outcomeOfFailure, presentedCode } from "./issue-outcome";
 import { expiryOf } from "./lifetime";
+import { recordRetryQueue, type RecordRetryQueue } from "./record-retry";
 import type { TokenKind } from "@/lib/domain/token-kinds";
 
 /**
@@ -33,6 +34,8 @@ import type { TokenKind } from "@/lib/domain/token-kinds";
  *    of two racing submits only one insert wins, the other becomes case 1.
  * 4. The service's answer settles the row: `issued` with the token, or the outcome the failure
  *    implies (`outcome_unknown` when the service may have issued a token anyway).
+ * 5. An answer the database refuses to record (full disk, restart) is kept in this process and
+ *    written again until it lands (ADR 0043); the teller is told the token may exist and is kept.
  */
 
 export type FingerprintTokenSubmission = z.output<typeof fingerprintTokenActionSchema>;
@@ -52,6 +55,8 @@ export type IssueDependencies = {
   pendingWaitMs: number;
   /** After this long, a row still `pending` belongs to a call that died with its process. */
   stalePendingMs: number;
+  /** Where an answer the database refused waits to be written again. */
+  recordQueue: RecordRetryQueue;
 };
 
 /** What a caller passes: the database always (its own, or the transaction it runs in), anything else to replace the default. */
@@ -67,6 +72,7 @@ function defaultDependencies(overrides: IssueOverrides): IssueDependencies {
     log: overrides.log ?? logger.child({ module: "tokens" }),
     pendingWaitMs: overrides.pendingWaitMs ?? timeoutMs + 2_000,
     stalePendingMs: overrides.stalePendingMs ?? timeoutMs + 30_000,
+    recordQueue: overrides.recordQueue ?? recordRetryQueue(),
   };
 }
 
@@ -163,6 +169,38 @@ async function issueToken(
   requestId: string,
   deps: IssueDependencies,
 ): Promise<IssueTokenResult> {
+  let prepared: { id: string } | { answered: IssueTokenResult };
+  try {
+    prepared = await recordAttempt(plan, submission, issuer, requestId, deps);
+  } catch (error) {
+    // Nothing reached the service: the words say so, not "something went wrong".
+    if (isAppError(error) || !isDatabaseUnavailable(error)) throw error;
+    throw new AppError("DATABASE_UNAVAILABLE", `issuing refused before the call: ${(error as Error).message}`, {
+      userMessage: "The bank's database is not answering — nothing was issued and no SMS was sent. Try again in a few minutes, and call your administrator if it keeps happening.",
+      cause: error,
+    });
+  }
+  if ("answered" in prepared) return prepared.answered;
+  const { id } = prepared;
+
+  let answer: ServiceAnswer;
+  try {
+    answer = await plan.callService(deps.upstream);
+  } catch (error) {
+    throw await settleFailure(id, plan, toAppError(error), issuer, requestId, deps);
+  }
+  await settleIssued(id, plan, answer, issuer, requestId, deps);
+  return { status: "issued", tokenRequestId: id, token: answer.token, replayed: false };
+}
+
+/** Steps 1–3: everything before the call, ending with the attempt's row written (or an answer without a call). */
+async function recordAttempt(
+  plan: IssuePlan,
+  submission: { idempotencyKey: string; allowDuplicate: boolean },
+  issuer: TokenIssuer,
+  requestId: string,
+  deps: IssueDependencies,
+): Promise<{ id: string } | { answered: IssueTokenResult }> {
   const { db, keys } = deps;
   // The bank's purpose policy first: a refused combination writes nothing and calls nobody.
   const purpose = await requireAllowedPurpose(db, plan.row.purpose, plan.kind, plan.idType);
@@ -173,14 +211,14 @@ async function issueToken(
   const attempt = { requestFingerprint, issuer, requestId };
 
   const earlier = await findByKey(db, submission.idempotencyKey);
-  if (earlier) return answerFromEarlierAttempt(earlier, plan, attempt, deps);
+  if (earlier) return { answered: await answerFromEarlierAttempt(earlier, plan, attempt, deps) };
 
   const idNumberIndex = computeIdNumberIndex(plan.idNumber, keys);
   if (!submission.allowDuplicate) {
     const activeTokens = await warnOfActiveTokens(db, idNumberIndex, deps.now(), issuer, requestId);
     if (activeTokens.length > 0) {
       deps.log.info({ activeTokens: activeTokens.length, kind: plan.kind }, "same customer already has an active token");
-      return { status: "active_token_exists", activeTokens };
+      return { answered: { status: "active_token_exists", activeTokens } };
     }
   }
 
@@ -228,17 +266,9 @@ async function issueToken(
     // Another submit with this key inserted first, between our lookup and our insert.
     const winner = await findByKey(db, submission.idempotencyKey);
     if (!winner) throw new AppError("INTERNAL", "idempotency key conflicted but no row holds it");
-    return answerFromEarlierAttempt(winner, plan, attempt, deps);
+    return { answered: await answerFromEarlierAttempt(winner, plan, attempt, deps) };
   }
-
-  let answer: ServiceAnswer;
-  try {
-    answer = await plan.callService(deps.upstream);
-  } catch (error) {
-    throw await settleFailure(id, plan, toAppError(error), issuer, requestId, deps);
-  }
-  await settleIssued(id, plan, answer, issuer, requestId, deps);
-  return { status: "issued", tokenRequestId: id, token: answer.token, replayed: false };
+  return { id };
 }
 
 async function settleIssued(
@@ -249,48 +279,76 @@ async function settleIssued(
   requestId: string,
   deps: IssueDependencies,
 ): Promise<void> {
-  // The app's clock at the answer: the 15 minutes run from here, whatever the service's clock says.
+  // The app's clock at the answer: the 15 minutes run from here, whatever the service's clock says
+  // (and however late the database takes the write).
   const issuedAt = deps.now();
-  const sentTo = encryptContactFields(id, { smsSentTo: answer.smsSentTo }, deps.keys);
+  const write = (isRetry: boolean) => writeIssued({ id, plan, answer, issuer, requestId, issuedAt, isRetry }, deps);
   try {
-    await deps.db.transaction(async (tx) => {
-      await tx
-        .update(tokenRequests)
-        .set({
-          outcome: "issued",
-          token: answer.token,
-          issuedAt,
-          expiresAt: expiryOf(issuedAt),
-          settledAt: issuedAt,
-          upstreamMessage: answer.message ?? null,
-          // The customer's contact data may have been erased on request while the call was out:
-          // the answer then records its token, never the phone again.
-          smsSentToMasked: unlessContactErased(sentTo.smsSentToMasked ?? null),
-          smsSentToEncrypted: unlessContactErased(sentTo.smsSentToEncrypted ?? null),
-          isEmailSent: answer.isEmailSent,
-        })
-        .where(eq(tokenRequests.id, id));
-      await tx.insert(tokenEvents).values({
-        tokenRequestId: id,
-        at: issuedAt,
-        type: "issue.issued",
-        details: { requestId, isSmsSent: answer.smsSentTo !== null, isEmailSent: answer.isEmailSent },
-      });
-      await recordAuditEvent(tx, {
-        action: "token.issue",
-        actor: { userId: issuer.userId, username: issuer.username },
-        subject: { type: "token_request", id },
-        branchId: issuer.branch.id,
-        details: { kind: plan.kind, idType: plan.idType, outcome: "issued", token: answer.token },
-        requestId,
-      });
-    });
+    await write(false);
   } catch (error) {
-    // The service issued a token we failed to record: the log line is the last trace of it.
-    deps.log.error({ err: error, tokenRequestId: id, token: answer.token }, "issued token could not be recorded");
-    throw new AppError("INTERNAL", `token for request ${id} was issued but not recorded`, { cause: error });
+    // The service issued a token the database refused: kept and written again until it lands.
+    deps.log.error({ err: error, tokenRequestId: id, token: answer.token }, "issued token could not be recorded yet: kept for retry");
+    deps.recordQueue.add({ tokenRequestId: id, what: "issued", write: () => write(true) }, error);
+    throw new AppError("TOKEN_NOT_RECORDED_YET", `token for request ${id} was issued but not recorded yet (kept in memory for retry)`, { cause: error, subjectId: id });
   }
-  deps.log.info({ tokenRequestId: id, kind: plan.kind, idType: plan.idType, token: answer.token }, "token issued");
+}
+
+/**
+ * Records the answer, deciding by the row as it finds it: a write whose commit landed but whose
+ * answer was lost is not written twice, and an attempt the sweep meanwhile marked "outcome
+ * unknown" becomes the token it is. A row holding another token (entered from an SMS) is left as
+ * it is and logged for a person to look at.
+ */
+async function writeIssued(
+  input: { id: string; plan: IssuePlan; answer: ServiceAnswer; issuer: TokenIssuer; requestId: string; issuedAt: Date; isRetry: boolean },
+  deps: IssueDependencies,
+): Promise<void> {
+  const { id, plan, answer, issuer, requestId, issuedAt, isRetry } = input;
+  const sentTo = encryptContactFields(id, { smsSentTo: answer.smsSentTo }, deps.keys);
+  const written = await deps.db.transaction(async (tx) => {
+    const updated = await tx
+      .update(tokenRequests)
+      .set({
+        outcome: "issued",
+        token: answer.token,
+        issuedAt,
+        expiresAt: expiryOf(issuedAt),
+        settledAt: issuedAt,
+        upstreamMessage: answer.message ?? null,
+        // The customer's contact data may have been erased on request while the call was out:
+        // the answer then records its token, never the phone again.
+        smsSentToMasked: unlessContactErased(sentTo.smsSentToMasked ?? null),
+        smsSentToEncrypted: unlessContactErased(sentTo.smsSentToEncrypted ?? null),
+        isEmailSent: answer.isEmailSent,
+        // A late write clears what the sweep wrote when it gave up waiting.
+        ...(isRetry ? { errorCode: null, errorDetail: null } : {}),
+      })
+      .where(and(eq(tokenRequests.id, id), inArray(tokenRequests.outcome, ["pending", "outcome_unknown"]), isNull(tokenRequests.token)))
+      .returning({ id: tokenRequests.id });
+    if (updated.length === 0) {
+      const [row] = await tx.select({ token: tokenRequests.token, outcome: tokenRequests.outcome }).from(tokenRequests).where(eq(tokenRequests.id, id));
+      if (row?.token === answer.token) return "already";
+      deps.log.error({ tokenRequestId: id, token: answer.token, rowOutcome: row?.outcome ?? "missing", rowHasOtherToken: Boolean(row?.token) }, "issued token not recorded: the attempt was settled otherwise meanwhile");
+      return "conflict";
+    }
+    await tx.insert(tokenEvents).values({
+      tokenRequestId: id,
+      at: issuedAt,
+      type: "issue.issued",
+      details: { requestId, isSmsSent: answer.smsSentTo !== null, isEmailSent: answer.isEmailSent, ...(isRetry ? { recordedLate: true } : {}) },
+    });
+    await recordAuditEvent(tx, {
+      action: "token.issue",
+      actor: { userId: issuer.userId, username: issuer.username },
+      subject: { type: "token_request", id },
+      branchId: issuer.branch.id,
+      details: { kind: plan.kind, idType: plan.idType, outcome: "issued", token: answer.token, ...(isRetry ? { recordedLate: true } : {}) },
+      requestId,
+    });
+    return "written";
+  });
+  if (written !== "written") return;
+  deps.log.info({ tokenRequestId: id, kind: plan.kind, idType: plan.idType, token: answer.token, ...(isRetry ? { recordedLate: true } : {}) }, "token issued");
   metrics().tokensIssued.inc({ kind: plan.kind, outcome: "issued" });
 }
 
@@ -313,11 +371,14 @@ async function settleFailure(
 ): Promise<AppError> {
   const outcome = outcomeOfFailure(failure);
   const settledAt = deps.now();
-  await deps.db.transaction(async (tx) => {
-    await tx
+  const write = (isRetry: boolean) => deps.db.transaction(async (tx) => {
+    const updated = await tx
       .update(tokenRequests)
       .set({ outcome, errorCode: failure.code, errorDetail: failure.message.slice(0, 500), settledAt })
-      .where(and(eq(tokenRequests.id, id), eq(tokenRequests.outcome, "pending")));
+      .where(and(eq(tokenRequests.id, id), eq(tokenRequests.outcome, "pending")))
+      .returning({ id: tokenRequests.id });
+    // A retry finding the row settled (its first commit landed, or the sweep came first) adds nothing.
+    if (isRetry && updated.length === 0) return;
     await tx.insert(tokenEvents).values({
       tokenRequestId: id,
       at: settledAt,
@@ -333,6 +394,13 @@ async function settleFailure(
       requestId,
     });
   });
+  try {
+    await write(false);
+  } catch (error) {
+    // The service's failure is what the teller needs to hear; the record of it follows when the
+    // database is back (or the sweep marks the attempt "outcome unknown" if this process ends).
+    deps.recordQueue.add({ tokenRequestId: id, what: outcome, write: () => write(true) }, error);
+  }
   deps.log.info({ tokenRequestId: id, kind: plan.kind, outcome, errorCode: failure.code }, "token not issued");
   metrics().tokensIssued.inc({ kind: plan.kind, outcome });
   return presentFailure(failure, outcome, plan.kind, id);

@@ -2,13 +2,14 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
+import { startStaleAttemptSweep } from "@/lib/tokens/stale-attempts";
 import { getUpstreamClient } from "@/lib/upstream";
 import { createDrizzleWatcherStore } from "./drizzle-store";
 import { watcherSettingsFrom } from "./settings";
 import { createWatcher, type Watcher } from "./watcher";
 
 // On globalThis: dev hot reload re-evaluates modules, and a second loop must never start.
-const globalForWatcher = globalThis as typeof globalThis & { verideskTokenWatcher?: Promise<Watcher | null> };
+const globalForWatcher = globalThis as typeof globalThis & { verideskTokenWatcher?: Promise<Watcher | null>; verideskStaleSweep?: { stop: () => void } };
 
 /**
  * Starts this process's token watcher (instrumentation.ts calls it once at server start). Off
@@ -32,6 +33,7 @@ export async function runningTokenWatcher(): Promise<Watcher | null> {
 
 /** Stops this process's watcher if it runs: the server's shutdown calls it before the database closes. */
 export async function stopTokenWatcher(): Promise<void> {
+  globalForWatcher.verideskStaleSweep?.stop();
   await (await runningTokenWatcher())?.stop();
 }
 
@@ -53,6 +55,8 @@ async function boot(): Promise<Watcher | null> {
   // was left by a previous run of this app, killed mid-poll, and nobody else can hold one.
   if (!settings.DATABASE_URL) await store.clearAllLeases();
 
+  // Attempts whose answer was lost turn "outcome unknown" by themselves (lib/tokens/stale-attempts.ts).
+  globalForWatcher.verideskStaleSweep = startStaleAttemptSweep({ db, issueTimeoutMs: settings.UPSTREAM_ISSUE_TIMEOUT_MS, log });
   const watcher = createWatcher({ store, source: getUpstreamClient(), settings: watcherSettingsFrom(settings), logger: log });
   watcher.start();
   return watcher;

@@ -1,0 +1,64 @@
+import "server-only";
+import { and, eq, lt } from "drizzle-orm";
+import type { Database } from "@/lib/db/types";
+import { tokenEvents, tokenRequests } from "@/lib/db/schema";
+import { pendingLimitMs } from "./token-facts";
+
+/**
+ * An issuing attempt still `pending` long after any call could have ended has lost its answer:
+ * the process died mid-call, or the database refused the answer and the process holding it
+ * (lib/tokens/record-retry.ts) ended too. The service may have issued its token and sent the SMS,
+ * so the attempt becomes "outcome unknown" — by itself, without waiting for someone to submit the
+ * same form again — and the supervisor's "enter the token from the customer's SMS" can take it.
+ * A late answer still lands: the retry's write accepts an attempt in this state.
+ */
+
+export const STALE_SWEEP_INTERVAL_MS = 10_000;
+
+export async function settleStalePendingAttempts(db: Database, input: { now: Date; issueTimeoutMs: number }): Promise<string[]> {
+  const limit = new Date(input.now.getTime() - pendingLimitMs(input.issueTimeoutMs));
+  return db.transaction(async (tx) => {
+    const marked = await tx
+      .update(tokenRequests)
+      .set({
+        outcome: "outcome_unknown",
+        errorCode: "UPSTREAM_TIMEOUT",
+        errorDetail: "no answer was recorded within the issuing timeout (the process ended, or the database refused the answer)",
+        settledAt: input.now,
+      })
+      .where(and(eq(tokenRequests.outcome, "pending"), lt(tokenRequests.createdAt, limit)))
+      .returning({ id: tokenRequests.id });
+    if (marked.length > 0) {
+      await tx.insert(tokenEvents).values(
+        marked.map(({ id }) => ({ tokenRequestId: id, at: input.now, type: "issue.outcome_unknown", details: { reason: "no answer recorded in time", errorCode: "UPSTREAM_TIMEOUT" } })),
+      );
+    }
+    return marked.map(({ id }) => id);
+  });
+}
+
+/** Runs the sweep every STALE_SWEEP_INTERVAL_MS until stopped; a failed sweep is logged and tried again. */
+export function startStaleAttemptSweep(input: {
+  db: Database;
+  issueTimeoutMs: number;
+  log: { info: (object: object, message: string) => void; warn: (object: object, message: string) => void };
+  intervalMs?: number;
+}): { stop: () => void } {
+  let running = false;
+  const sweep = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const marked = await settleStalePendingAttempts(input.db, { now: new Date(), issueTimeoutMs: input.issueTimeoutMs });
+      if (marked.length > 0) input.log.info({ tokenRequestIds: marked }, "issuing attempts without a recorded answer marked outcome unknown");
+    } catch (error) {
+      input.log.warn({ err: error }, "could not mark stale issuing attempts; trying again");
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void sweep(), input.intervalMs ?? STALE_SWEEP_INTERVAL_MS);
+  timer.unref?.();
+  void sweep();
+  return { stop: () => clearInterval(timer) };
+}
