@@ -67,6 +67,19 @@ export const envSchema = z
      * web-only instances when one dedicated instance polls for all.
      */
     WATCHER_ENABLED: z.stringbool().default(true),
+    /**
+     * Webhooks to the bank (lib/webhooks): where deliveries may connect besides public addresses,
+     * as comma-separated CIDR ranges (the bank's own subnets), checked on every connection. Unset:
+     * none in production, loopback in local and test runs. Link-local, metadata, 0.0.0.0 and
+     * IPv4-mapped IPv6 addresses are refused whatever this says.
+     */
+    WEBHOOK_ALLOWED_CIDRS: z
+      .string()
+      .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
+      .refine((entries) => entries.every(isValidCidr), "must be comma-separated IP addresses or CIDR ranges")
+      .optional(),
+    /** The webhook delivery worker: on in every instance by default, like the watcher. */
+    WEBHOOK_WORKER_ENABLED: z.stringbool().default(true),
     /** How often the watcher looks for tokens due a poll. */
     WATCHER_TICK_MS: positiveInt(1_000),
     /**
@@ -188,6 +201,9 @@ export const envSchema = z
       );
     }
     if (settings.BENCH_CEILING_ROUTE) refuse("BENCH_CEILING_ROUTE", "is for benchmarks only and is refused in production");
+    if (settings.WEBHOOK_ALLOWED_CIDRS?.some((entry) => /^(127\.|::1(\/|$)|::ffff:)/i.test(entry))) {
+      refuse("WEBHOOK_ALLOWED_CIDRS", "cannot allow loopback in production: webhooks go to the bank's systems");
+    }
     if (settings.MFA_REQUIRED_FOR && settings.MFA_REQUIRED_FOR !== "all") refuse("MFA_REQUIRED_FOR", "must be `all` in production: every password sign-in needs a second factor");
     if (settings.SSO_ISSUER && !settings.SSO_ISSUER.startsWith("https://")) refuse("SSO_ISSUER", "must be an https:// URL in production");
     if (settings.SSO_ISSUER && !settings.SSO_REQUIRE_MFA) refuse("SSO_REQUIRE_MFA", "cannot be turned off in production: staff who see customers' ID numbers sign in with a second factor");

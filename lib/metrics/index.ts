@@ -61,6 +61,18 @@ function createMetrics() {
       buckets: routeBuckets,
       registers: [registry],
     }),
+    webhookAttempts: new Counter({
+      name: "veridesk_webhook_attempts_total",
+      help: "Webhook delivery attempts by this instance, by outcome (delivered, retry, failed, refused).",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+    }),
+    webhookEndpointsDisabled: new Counter({
+      name: "veridesk_webhook_endpoints_disabled_total",
+      help: "Webhook endpoints this instance disabled, by reason (gone: answered 410; failing: five days of failures).",
+      labelNames: ["reason"] as const,
+      registers: [registry],
+    }),
     signInFailures: new Counter({
       name: "veridesk_sign_in_failures_total",
       help: "Refused sign-ins, by reason (wrong_password, locked, address_limited, disabled, demo_account_in_production).",

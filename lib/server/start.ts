@@ -49,6 +49,8 @@ export async function startServer(): Promise<void> {
   installHeartbeat(heartbeat);
   shutdown.onShutdown("instance heartbeat: stopping", heartbeat.markStopping);
   shutdown.onShutdown("token watcher", stopTokenWatcher);
+  const { startWebhookWorker, stopWebhookWorker } = await import("@/lib/webhooks/boot");
+  shutdown.onShutdown("webhook worker", stopWebhookWorker);
   shutdown.onShutdown("instance heartbeat: gone", heartbeat.remove, "before-exit");
   shutdown.onShutdown("database", closeDb, "before-exit");
   // Rows written before the reference and phones were encrypted (ADR 0023); a no-op once done.
@@ -63,6 +65,8 @@ export async function startServer(): Promise<void> {
       (error: unknown) => logger.error({ err: error }, "could not encrypt the contact details of older tokens"),
     );
   void startTokenWatcher();
+  // Webhooks to the bank: the outbox's delivery worker, beside the watcher that fills it.
+  void startWebhookWorker();
   const { startDatabaseUpkeep } = await import("@/lib/db/upkeep");
   void startDatabaseUpkeep();
   // The retention job (ADR 0022): erases personal data whose time is up, on a schedule.

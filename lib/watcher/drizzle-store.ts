@@ -5,6 +5,7 @@ import type { Database } from "@/lib/db/types";
 import { tokenEvents, tokenRequests, upstreamCallBudget, type TokenRequest } from "@/lib/db/schema";
 import { isFinalState } from "@/lib/tokens/state";
 import { factsFromRow, factColumnsFrom } from "@/lib/tokens/token-facts";
+import { enqueueTokenFinished } from "@/lib/webhooks/outbox";
 import type { WatchedToken, WatcherStore } from "./types";
 
 /**
@@ -109,6 +110,8 @@ export function createDrizzleWatcherStore(
           .where(and(eq(tokenRequests.id, watched.id), eq(tokenRequests.leaseOwner, owner)))
           .returning({ id: tokenRequests.id });
         if (!saved) return false;
+        // The bank hears of the final state from the same commit that records it (the outbox).
+        if (closed) await enqueueTokenFinished(tx, watched.id, now);
         if (outcome.events.length > 0) {
           await tx.insert(tokenEvents).values(
             outcome.events.map((event) => ({

@@ -1,0 +1,308 @@
+import "server-only";
+import { and, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { z } from "zod";
+import { recordAuditEvent } from "@/lib/audit";
+import type { DbExecutor } from "@/lib/db/types";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint } from "@/lib/db/schema";
+import { AppError } from "@/lib/errors";
+import type { PiiKeys } from "@/lib/pii";
+import type { AddressPolicy } from "./address-policy";
+import { enqueueTestEvent } from "./outbox";
+import { SUBSCRIBABLE_EVENT_TYPES } from "./schemas";
+import { urlProblemOf } from "./send";
+import { decryptSecret, encryptSecret, generateWebhookSecret } from "./signing";
+
+/**
+ * Webhook endpoints and their delivery log. An endpoint receives customer outcomes, so adding one
+ * is a grant of customer data (ADR 0020): one administrator proposes it, a second one (not the
+ * author) approves it, and only then does it receive events. An operator's `npm run webhooks:add`
+ * on the server's own console makes an active endpoint at once, as `staff:create` makes the first
+ * administrator. The secret is shown once, to whoever made the endpoint; every step is audited.
+ */
+
+export type Administrator = { userId: string; username: string };
+export type UrlRules = { policy: AddressPolicy; requireHttps: boolean };
+
+/** How long the old secret still signs after a rotation, unless said otherwise. */
+export const DEFAULT_ROTATION_OVERLAP_HOURS = 24;
+
+export const endpointInputSchema = z.object({
+  url: z.string().trim().min(1, "Enter the endpoint's URL.").max(2_000),
+  description: z.string().trim().max(200).default(""),
+  events: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES)).min(1, "Choose at least one event.").default(["token.finished"]),
+});
+export type EndpointInput = z.input<typeof endpointInputSchema>;
+
+function checkedInput(input: EndpointInput, rules: UrlRules) {
+  const parsed = endpointInputSchema.parse(input);
+  const problem = urlProblemOf(parsed.url, rules);
+  if (problem) {
+    throw new AppError("VALIDATION", `webhook URL ${problem}`, { fieldErrors: { url: [`The URL ${problem}.`] } });
+  }
+  return parsed;
+}
+
+async function insertEndpoint(
+  db: DbExecutor,
+  input: ReturnType<typeof checkedInput>,
+  values: { status: "pending" | "active"; proposedBy: { userId: string | null; username: string }; now: Date },
+  keys?: PiiKeys,
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  const id = crypto.randomUUID();
+  const secret = generateWebhookSecret();
+  const [endpoint] = await db
+    .insert(webhookEndpoints)
+    .values({
+      id,
+      url: input.url,
+      description: input.description,
+      events: input.events,
+      status: values.status,
+      secretEncrypted: encryptSecret(id, "secret", secret, keys),
+      proposedByUserId: values.proposedBy.userId,
+      proposedByUsername: values.proposedBy.username,
+      proposedAt: values.now,
+      ...(values.status === "active" ? { decidedByUsername: values.proposedBy.username, decidedAt: values.now } : {}),
+    })
+    .returning();
+  return { endpoint: endpoint!, secret };
+}
+
+/** The admin page's "add endpoint": a proposal a second administrator approves. The secret is shown to the proposer once. */
+export async function proposeEndpoint(db: DbExecutor, admin: Administrator, input: EndpointInput, rules: UrlRules, now: Date, keys?: PiiKeys, requestId?: string) {
+  const checked = checkedInput(input, rules);
+  return db.transaction(async (tx) => {
+    const made = await insertEndpoint(tx, checked, { status: "pending", proposedBy: admin, now }, keys);
+    await recordAuditEvent(tx, {
+      action: "webhook.endpoint_proposed",
+      actor: admin,
+      subject: { type: "webhook_endpoint", id: made.endpoint.id },
+      details: { url: checked.url, events: checked.events },
+      requestId,
+    });
+    return made;
+  });
+}
+
+/** `npm run webhooks:add`: an operator on the server's console, active at once. */
+export async function addEndpointAsOperator(db: DbExecutor, operator: string, input: EndpointInput, rules: UrlRules, now: Date, keys?: PiiKeys) {
+  const checked = checkedInput(input, rules);
+  return db.transaction(async (tx) => {
+    const made = await insertEndpoint(tx, checked, { status: "active", proposedBy: { userId: null, username: operator }, now }, keys);
+    await recordAuditEvent(tx, {
+      action: "webhook.endpoint_added",
+      actor: null,
+      actorLabel: operator,
+      subject: { type: "webhook_endpoint", id: made.endpoint.id },
+      details: { url: checked.url, events: checked.events },
+    });
+    return made;
+  });
+}
+
+async function claimPending(tx: DbExecutor, admin: Administrator, endpointId: string, status: "active" | "rejected", now: Date): Promise<WebhookEndpoint> {
+  const [claimed] = await tx
+    .update(webhookEndpoints)
+    .set({ status, decidedByUserId: admin.userId, decidedByUsername: admin.username, decidedAt: now })
+    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.status, "pending"), sql`${webhookEndpoints.proposedByUserId} is distinct from ${admin.userId}`))
+    .returning();
+  if (claimed) return claimed;
+  const [found] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+  if (!found) throw new AppError("NOT_FOUND", `webhook endpoint ${endpointId} not found`);
+  if (found.proposedByUserId === admin.userId) {
+    throw new AppError("CONFLICT", "separation of duties: the proposer cannot decide their own webhook endpoint", {
+      userMessage: "Another administrator must approve or reject an endpoint you added.",
+    });
+  }
+  throw new AppError("CONFLICT", `webhook endpoint ${endpointId} is no longer waiting for approval`, { userMessage: "This endpoint is no longer waiting for approval." });
+}
+
+export async function approveEndpoint(db: DbExecutor, admin: Administrator, endpointId: string, now: Date, requestId?: string): Promise<WebhookEndpoint> {
+  return db.transaction(async (tx) => {
+    const endpoint = await claimPending(tx, admin, endpointId, "active", now);
+    await recordAuditEvent(tx, {
+      action: "webhook.endpoint_approved",
+      actor: admin,
+      subject: { type: "webhook_endpoint", id: endpointId },
+      details: { url: endpoint.url, events: endpoint.events, proposedBy: endpoint.proposedByUsername },
+      requestId,
+    });
+    return endpoint;
+  });
+}
+
+export async function rejectEndpoint(db: DbExecutor, admin: Administrator, endpointId: string, now: Date, requestId?: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const endpoint = await claimPending(tx, admin, endpointId, "rejected", now);
+    await recordAuditEvent(tx, {
+      action: "webhook.endpoint_rejected",
+      actor: admin,
+      subject: { type: "webhook_endpoint", id: endpointId },
+      details: { url: endpoint.url, proposedBy: endpoint.proposedByUsername },
+      requestId,
+    });
+  });
+}
+
+export async function disableEndpoint(db: DbExecutor, admin: Administrator, endpointId: string, now: Date, requestId?: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [endpoint] = await tx
+      .update(webhookEndpoints)
+      .set({ status: "disabled", disabledAt: now, disabledReason: "admin" })
+      .where(and(eq(webhookEndpoints.id, endpointId), inArray(webhookEndpoints.status, ["active", "pending"])))
+      .returning();
+    if (!endpoint) throw new AppError("CONFLICT", `webhook endpoint ${endpointId} is not active`, { userMessage: "This endpoint is not active." });
+    await recordAuditEvent(tx, { action: "webhook.endpoint_disabled", actor: admin, subject: { type: "webhook_endpoint", id: endpointId }, details: { url: endpoint.url }, requestId });
+  });
+}
+
+/** Turns a disabled endpoint back on (it was approved before); its pending deliveries go again. */
+export async function enableEndpoint(db: DbExecutor, admin: Administrator, endpointId: string, now: Date, requestId?: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [endpoint] = await tx
+      .update(webhookEndpoints)
+      .set({ status: "active", disabledAt: null, disabledReason: null, failingSince: null })
+      .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.status, "disabled"), sql`${webhookEndpoints.decidedAt} is not null`))
+      .returning();
+    if (!endpoint) throw new AppError("CONFLICT", `webhook endpoint ${endpointId} is not disabled`, { userMessage: "This endpoint is not disabled." });
+    await tx.update(webhookDeliveries).set({ nextAttemptAt: now }).where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending")));
+    await recordAuditEvent(tx, { action: "webhook.endpoint_enabled", actor: admin, subject: { type: "webhook_endpoint", id: endpointId }, details: { url: endpoint.url }, requestId });
+  });
+}
+
+/**
+ * A new secret; the old one keeps signing beside it for `overlapHours` (both signatures in the
+ * header), so the bank can switch its receiver without losing a delivery.
+ */
+export async function rotateSecret(
+  db: DbExecutor,
+  admin: Administrator,
+  endpointId: string,
+  overlapHours: number,
+  now: Date,
+  keys?: PiiKeys,
+  requestId?: string,
+): Promise<{ secret: string; previousValidUntil: Date }> {
+  return db.transaction(async (tx) => {
+    const [endpoint] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).for("update");
+    if (!endpoint || endpoint.status === "rejected") throw new AppError("NOT_FOUND", `webhook endpoint ${endpointId} not found`);
+    const current = decryptSecret(endpointId, "secret", endpoint.secretEncrypted, keys);
+    const secret = generateWebhookSecret();
+    const previousValidUntil = new Date(now.getTime() + overlapHours * 3_600_000);
+    await tx
+      .update(webhookEndpoints)
+      .set({
+        secretEncrypted: encryptSecret(endpointId, "secret", secret, keys),
+        previousSecretEncrypted: encryptSecret(endpointId, "previous_secret", current, keys),
+        previousSecretUntil: previousValidUntil,
+      })
+      .where(eq(webhookEndpoints.id, endpointId));
+    await recordAuditEvent(tx, {
+      action: "webhook.secret_rotated",
+      actor: admin,
+      subject: { type: "webhook_endpoint", id: endpointId },
+      details: { url: endpoint.url, previousValidUntil: previousValidUntil.toISOString() },
+      requestId,
+    });
+    return { secret, previousValidUntil };
+  });
+}
+
+export async function sendTestEvent(db: DbExecutor, admin: Administrator, endpointId: string, now: Date, requestId?: string): Promise<string> {
+  return db.transaction(async (tx) => {
+    const [endpoint] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    if (!endpoint) throw new AppError("NOT_FOUND", `webhook endpoint ${endpointId} not found`);
+    if (endpoint.status !== "active") throw new AppError("CONFLICT", `webhook endpoint ${endpointId} is not active`, { userMessage: "Only an active endpoint can receive a test." });
+    const deliveryId = await enqueueTestEvent(tx, endpointId, admin.username, now);
+    await recordAuditEvent(tx, { action: "webhook.test_sent", actor: admin, subject: { type: "webhook_endpoint", id: endpointId }, details: { deliveryId }, requestId });
+    return deliveryId;
+  });
+}
+
+/** Sends one delivery again (delivered or failed), same webhook-id: the receiver's dedupe still holds. */
+export async function resendDelivery(db: DbExecutor, admin: Administrator, deliveryId: string, now: Date, requestId?: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [delivery] = await tx
+      .update(webhookDeliveries)
+      .set({ status: "pending", nextAttemptAt: now, leaseOwner: null, leaseUntil: null })
+      .where(and(eq(webhookDeliveries.id, deliveryId), ne(webhookDeliveries.status, "pending")))
+      .returning();
+    if (!delivery) throw new AppError("CONFLICT", `webhook delivery ${deliveryId} is already waiting to be sent`, { userMessage: "This delivery is already waiting to be sent." });
+    await recordAuditEvent(tx, { action: "webhook.resent", actor: admin, subject: { type: "webhook_endpoint", id: delivery.endpointId }, details: { deliveryId }, requestId });
+  });
+}
+
+/** Every failed delivery of an endpoint since a moment goes again (after an outage on the bank's side). */
+export async function recoverFailedSince(db: DbExecutor, admin: Administrator, endpointId: string, since: Date, now: Date, requestId?: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const recovered = await tx
+      .update(webhookDeliveries)
+      .set({ status: "pending", nextAttemptAt: now, leaseOwner: null, leaseUntil: null })
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "failed"), gte(webhookDeliveries.createdAt, since)))
+      .returning({ id: webhookDeliveries.id });
+    await recordAuditEvent(tx, {
+      action: "webhook.recovered",
+      actor: admin,
+      subject: { type: "webhook_endpoint", id: endpointId },
+      details: { since: since.toISOString(), deliveries: recovered.length },
+      requestId,
+    });
+    return recovered.length;
+  });
+}
+
+export type EndpointSummary = Omit<WebhookEndpoint, "secretEncrypted" | "previousSecretEncrypted"> & { pending: number; failed: number };
+
+export async function listEndpoints(db: DbExecutor): Promise<EndpointSummary[]> {
+  const rows = await db.select().from(webhookEndpoints).where(ne(webhookEndpoints.status, "rejected")).orderBy(desc(webhookEndpoints.proposedAt));
+  const counts = await db
+    .select({
+      endpointId: webhookDeliveries.endpointId,
+      pending: sql<number>`count(*) filter (where ${webhookDeliveries.status} = 'pending')::int`,
+      failed: sql<number>`count(*) filter (where ${webhookDeliveries.status} = 'failed')::int`,
+    })
+    .from(webhookDeliveries)
+    .groupBy(webhookDeliveries.endpointId);
+  const byId = new Map(counts.map((row) => [row.endpointId, row]));
+  return rows.map(({ secretEncrypted: _secret, previousSecretEncrypted: _previous, ...endpoint }) => ({
+    ...endpoint,
+    pending: Number(byId.get(endpoint.id)?.pending ?? 0),
+    failed: Number(byId.get(endpoint.id)?.failed ?? 0),
+  }));
+}
+
+export async function findEndpoint(db: DbExecutor, endpointId: string): Promise<EndpointSummary | null> {
+  return (await listEndpoints(db)).find((endpoint) => endpoint.id === endpointId) ?? null;
+}
+
+export type DeliveryLogEntry = Omit<WebhookDelivery, "payload" | "leaseOwner"> & { attemptsLog: WebhookAttempt[] };
+
+/** The delivery log of one endpoint: the latest deliveries, each with its attempts. */
+export async function deliveryLog(db: DbExecutor, endpointId: string, limit = 50): Promise<DeliveryLogEntry[]> {
+  const deliveries = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId)).orderBy(desc(webhookDeliveries.createdAt)).limit(limit);
+  if (deliveries.length === 0) return [];
+  const attempts = await db
+    .select()
+    .from(webhookAttempts)
+    .where(inArray(webhookAttempts.deliveryId, deliveries.map((delivery) => delivery.id)))
+    .orderBy(webhookAttempts.startedAt);
+  return deliveries.map(({ payload: _payload, leaseOwner: _owner, ...delivery }) => ({
+    ...delivery,
+    attemptsLog: attempts.filter((attempt) => attempt.deliveryId === delivery.id),
+  }));
+}
+
+/** For the Operations page: endpoints the worker disabled, and deliveries that gave up. */
+export async function webhookHealth(db: DbExecutor): Promise<{ disabled: Array<{ id: string; url: string; reason: string | null; at: Date | null }>; failedDeliveries: number; pendingDeliveries: number }> {
+  const disabled = await db
+    .select({ id: webhookEndpoints.id, url: webhookEndpoints.url, reason: webhookEndpoints.disabledReason, at: webhookEndpoints.disabledAt })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.status, "disabled"));
+  const [counts] = await db
+    .select({
+      failed: sql<number>`count(*) filter (where ${webhookDeliveries.status} = 'failed')::int`,
+      pending: sql<number>`count(*) filter (where ${webhookDeliveries.status} = 'pending')::int`,
+    })
+    .from(webhookDeliveries);
+  return { disabled, failedDeliveries: Number(counts?.failed ?? 0), pendingDeliveries: Number(counts?.pending ?? 0) };
+}
