@@ -1,0 +1,80 @@
+import { spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { Webhook } from "standardwebhooks";
+import { describe, expect, it } from "vitest";
+import { webhookEndpoints } from "@/lib/db/schema";
+import { makeScratchDatabase, pgliteDataDirOf, scratchPiiKeys } from "@/test/kit/database";
+import { sendTestEvent } from "./endpoints";
+import { createWebhookWorker } from "./worker";
+
+/**
+ * `npm run webhooks:add` on the embedded database before the app starts: the endpoint is active at
+ * once, and the secret printed as the last line is the one deliveries are signed with.
+ */
+
+const keys = scratchPiiKeys();
+const silent = { info() {}, warn() {}, error() {} };
+
+function runAdd(pgliteDataDir: string, args: string[]) {
+  const { DATABASE_URL: _app, MIGRATION_DATABASE_URL: _owner, ...environment } = process.env;
+  return spawnSync(process.execPath, [path.join("node_modules", "tsx", "dist", "cli.mjs"), "--conditions=react-server", "scripts/webhooks-add.ts", ...args], {
+    env: {
+      ...environment,
+      PGLITE_DATA_DIR: pgliteDataDir,
+      APP_ENV: "test",
+      PII_ENCRYPTION_KEY: keys.encryptionKey.toString("hex"),
+      PII_INDEX_KEY: keys.indexKey.toString("hex"),
+    },
+    encoding: "utf8",
+  });
+}
+
+describe("npm run webhooks:add", () => {
+  it("adds an active endpoint on the embedded database and prints its secret last; a refused address exits 1", async () => {
+    const received: Array<{ headers: Record<string, string>; body: string }> = [];
+    const receiver = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      request.on("end", () => {
+        received.push({ headers: request.headers as Record<string, string>, body });
+        response.end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/veridesk`;
+    const scratch = await makeScratchDatabase({ driver: "pglite", name: "webhooks-cli" });
+    try {
+      const added = runAdd(pgliteDataDirOf(scratch), ["--url", url, "--events", "token.finished", "--description", "Onboarding app"]);
+      expect(added.status, added.stderr).toBe(0);
+      const secret = added.stdout.trim().split("\n").at(-1)!;
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+
+      const refused = runAdd(pgliteDataDirOf(scratch), ["--url", "http://169.254.169.254/latest"]);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(/never allowed/);
+
+      const opened = await scratch.open("after webhooks:add");
+      try {
+        const endpoints = await opened.db.select().from(webhookEndpoints);
+        expect(endpoints.map((endpoint) => [endpoint.url, endpoint.status, endpoint.events, endpoint.proposedByUsername])).toEqual([[url, "active", ["token.finished"], "webhooks:add"]]);
+        await sendTestEvent(opened.db, { userId: "admin-1", username: "a.admin" }, endpoints[0]!.id, new Date());
+        const worker = createWebhookWorker({
+          db: opened.db,
+          keys: () => keys,
+          logger: silent,
+          settings: { tickMs: 1_000, leaseMs: 60_000, maxInFlight: 2, policy: { allowedCidrs: ["127.0.0.1/32"] }, requireHttps: false },
+        });
+        expect(await worker.runOnce()).toBe(1);
+        expect(received).toHaveLength(1);
+        expect(new Webhook(secret).verify(received[0]!.body, received[0]!.headers)).toMatchObject({ type: "webhook.test" });
+      } finally {
+        await opened.close();
+      }
+    } finally {
+      await scratch.destroy();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Adds a webhook endpoint from the command line — how an operator connects the bank's first
+ * receiver, before anyone signs in (as `staff:create` makes the first administrator):
+ *
+ *   npm run webhooks:add -- --url https://onboarding.bank.internal/veridesk --events token.finished \
+ *     [--description "Onboarding app"]
+ *
+ * The endpoint is active at once (the operator on the server's console stands for both
+ * administrators; the audit trail records it as `webhooks:add`). The signing secret is printed as
+ * the last line, once: give it to the receiver's developers (docs/webhooks.md). On PGlite it owns
+ * the data directory while it runs: stop the app first.
+ */
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { closeDb, getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { isAppError } from "@/lib/errors";
+import { addressPolicyFrom } from "@/lib/webhooks/address-policy";
+import { addEndpointAsOperator } from "@/lib/webhooks/endpoints";
+import { SUBSCRIBABLE_EVENT_TYPES } from "@/lib/webhooks/schemas";
+
+const usage = `Usage: npm run webhooks:add -- --url <https://…> --events ${SUBSCRIBABLE_EVENT_TYPES.join(",")} [--description "<what it is>"]`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      url: { type: "string" },
+      events: { type: "string", default: "token.finished" },
+      description: { type: "string", default: "" },
+      help: { type: "boolean", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
+  if (!values.url) throw new Error(`Missing --url.\n${usage}`);
+  const settings = env();
+  const events = values.events.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const { endpoint, secret } = await addEndpointAsOperator(
+    await getDb(),
+    "webhooks:add",
+    { url: values.url, events: events as Array<(typeof SUBSCRIBABLE_EVENT_TYPES)[number]>, description: values.description },
+    { policy: addressPolicyFrom(settings), requireHttps: settings.APP_ENV === "production" },
+    new Date(),
+  );
+  console.log(`Added webhook endpoint ${endpoint.id} for ${endpoint.events.join(", ")} at ${endpoint.url}; it is active now.`);
+  console.log("Its signing secret follows, shown this once (Standard Webhooks, whsec_…):");
+  console.log(secret);
+}
+
+try {
+  await main();
+} catch (error) {
+  const message = error instanceof z.ZodError ? error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("\n") : isAppError(error) ? error.userMessage + `\n(${error.message})` : error instanceof Error ? error.message : String(error);
+  console.error(`webhooks:add failed.\n${message}`);
+  process.exitCode = 1;
+} finally {
+  await closeDb();
+}
