@@ -13,7 +13,7 @@
  *   tokens   lib/tokens
  *   readers  lib/watcher (the loop, polls, stores), lib/live (what the poll routes answer),
  *            lib/review, lib/operations, lib/risk (rules, alerts, cases): none imports another
- *   process  lib/server, lib/actions
+ *   process  lib/server, lib/actions, lib/api (the integration API: keys, idempotency, rate limit, OpenAPI)
  *   ui       components/ui (no business words), components/<feature>
  *   routes   app/ (only Next imports it; server actions reach client components as props)
  *
@@ -82,52 +82,52 @@ module.exports = {
       comment: "The service client, validation, personal-data crypto and the audit trail are used by auth and the features, never the reverse.",
       severity: "error",
       from: { path: lib("upstream", "validation", "pii", "audit") },
-      to: { path: lib("auth", "staff", "compliance", "webhooks", "tokens", "watcher", "live", "review", "operations", "risk", "server", "actions") },
+      to: { path: lib("auth", "staff", "compliance", "webhooks", "tokens", "watcher", "live", "review", "operations", "risk", "server", "actions", "api") },
     },
     {
       name: "auth-below-features",
       severity: "error",
       from: { path: lib("auth") },
-      to: { path: lib("staff", "compliance", "webhooks", "tokens", "watcher", "live", "review", "operations", "risk", "server", "actions") },
+      to: { path: lib("staff", "compliance", "webhooks", "tokens", "watcher", "live", "review", "operations", "risk", "server", "actions", "api") },
     },
     {
       name: "domain-below-tokens",
       comment: "Staff, compliance (purposes, consent, retention, erasure) and the webhook outbox are asked by issuing and the watcher, never the reverse.",
       severity: "error",
       from: { path: lib("staff", "compliance", "webhooks") },
-      to: { path: lib("tokens", "watcher", "live", "review", "operations", "risk", "server", "actions") },
+      to: { path: lib("tokens", "watcher", "live", "review", "operations", "risk", "server", "actions", "api") },
     },
     {
       name: "tokens-below-readers",
       severity: "error",
       from: { path: lib("tokens") },
-      to: { path: lib("watcher", "live", "review", "operations", "risk", "server", "actions") },
+      to: { path: lib("watcher", "live", "review", "operations", "risk", "server", "actions", "api") },
     },
     {
       name: "watcher-is-the-loop",
       comment: "lib/watcher keeps the loop, the polls and the stores; what pages read is lib/live.",
       severity: "error",
       from: { path: lib("watcher") },
-      to: { path: lib("live", "review", "operations", "risk", "server", "actions") },
+      to: { path: lib("live", "review", "operations", "risk", "server", "actions", "api") },
     },
     {
       name: "live-reads-the-database-only",
       severity: "error",
       from: { path: lib("live") },
-      to: { path: lib("watcher", "review", "operations", "risk", "server", "actions") },
+      to: { path: lib("watcher", "review", "operations", "risk", "server", "actions", "api") },
     },
     {
       name: "review-reads-the-database-only",
       severity: "error",
       from: { path: lib("review", "operations") },
-      to: { path: lib("watcher", "live", "risk", "server", "actions") },
+      to: { path: lib("watcher", "live", "risk", "server", "actions", "api") },
     },
     {
       name: "risk-reads-the-database-only",
       comment: "The risk rules read tokens and the audit trail from the database, never from another reader, so a backtest is the rule itself.",
       severity: "error",
       from: { path: lib("risk") },
-      to: { path: lib("watcher", "live", "review", "operations", "server", "actions") },
+      to: { path: lib("watcher", "live", "review", "operations", "server", "actions", "api") },
     },
     {
       name: "only-roots-open-the-database",

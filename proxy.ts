@@ -21,13 +21,15 @@ import {
  * And it answers 403 to a server-action POST from another site. Next refuses those itself, but
  * by throwing, which answers 500 (and logs an error) as if Veridesk had failed.
  */
-const publicPaths = ["/sign-in"];
+/** The API reference: a page (so it gets a nonce for its script) open to the bank's developers; it shows no data. */
+const API_DOCS_PATH = "/api/v1/docs";
+const publicPaths = ["/sign-in", API_DOCS_PATH];
 
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const isProduction = process.env.APP_ENV === "production";
 
-  if (pathname.startsWith("/api/")) {
+  if (pathname.startsWith("/api/") && pathname !== API_DOCS_PATH) {
     return withSecurityHeaders(NextResponse.next(), apiContentSecurityPolicy, isProduction);
   }
 
