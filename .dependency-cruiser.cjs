@@ -50,6 +50,7 @@ const DATABASE_ROOTS = [
   "^lib/server/start\\.ts$", // the server's start: the backfill after opening, the heartbeat's database
   "^lib/watcher/(boot|viewers)\\.ts$", // the loop's start and the batched view writes
   "^lib/compliance/retention-schedule\\.ts$", // the scheduler
+  "^lib/risk/boot\\.ts$", // the risk rules' loop
   "^lib/webhooks/boot\\.ts$", // the webhook delivery worker's start
 ];
 

@@ -5,8 +5,8 @@ import { STAFF_ROLES, type StaffRole } from "@/lib/domain/staff-roles";
 // The table as the ADR (docs/decisions/0003) writes it: a change here must be a change there.
 const expected: Record<StaffRole, Permission[]> = {
   teller: ["tokens.issue", "tokens.view"],
-  supervisor: ["tokens.view", "tokens.recover", "ids.reveal", "tokens.export", "audit.read", "customers.records"],
-  head_office_supervisor: ["tokens.view", "tokens.recover", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read", "customers.records"],
+  supervisor: ["tokens.view", "tokens.recover", "ids.reveal", "tokens.export", "audit.read", "customers.records", "risk.cases"],
+  head_office_supervisor: ["tokens.view", "tokens.recover", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read", "customers.records", "risk.cases"],
   admin: ["staff.manage", "branches.all", "audit.read", "compliance.manage", "operations.view"],
 };
 
@@ -36,6 +36,8 @@ describe("role → permission table", () => {
     expect(hasPermission("admin", "ids.reveal")).toBe(false);
     // A token from the customer's SMS is attached by a supervisor, never by the counter (ADR 0037).
     expect(rolesWith("tokens.recover")).toEqual(["supervisor", "head_office_supervisor"]);
+    // Risk cases: supervisors and head office; never the counter, never the administrator (ADR 0043).
+    expect(rolesWith("risk.cases")).toEqual(["supervisor", "head_office_supervisor"]);
     // Tellers never see other branches, nor full IDs.
     expect(hasPermission("teller", "branches.all")).toBe(false);
     expect(hasPermission("teller", "ids.reveal")).toBe(false);

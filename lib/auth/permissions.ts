@@ -37,6 +37,11 @@ export const PERMISSIONS = [
   "customers.records",
   /** The Operations page: the provider budget, the watcher's backlog, readiness. Counts, no customer data. */
   "operations.view",
+  /**
+   * Risk cases (ADR 0043): those routed to the own branch, or every branch's and staff cases with
+   * `branches.all`; never a case about oneself. Tellers never hold it: nothing can tip a customer off.
+   */
+  "risk.cases",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -54,12 +59,13 @@ export const permissionLabels: Record<Permission, string> = {
   "compliance.manage": "Manage purposes and compliance settings",
   "customers.records": "Customer records, erasure on request and legal holds",
   "operations.view": "See how the service runs (operations)",
+  "risk.cases": "Risk alerts and cases",
 };
 
 export const rolePermissions: Readonly<Record<StaffRole, readonly Permission[]>> = {
   teller: ["tokens.issue", "tokens.view"],
-  supervisor: ["tokens.view", "tokens.recover", "ids.reveal", "tokens.export", "audit.read", "customers.records"],
-  head_office_supervisor: ["tokens.view", "tokens.recover", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read", "customers.records"],
+  supervisor: ["tokens.view", "tokens.recover", "ids.reveal", "tokens.export", "audit.read", "customers.records", "risk.cases"],
+  head_office_supervisor: ["tokens.view", "tokens.recover", "branches.all", "ids.reveal", "tokens.export", "tokens.export_full_ids", "audit.read", "customers.records", "risk.cases"],
   admin: ["staff.manage", "branches.all", "audit.read", "compliance.manage", "operations.view"],
 };
 

@@ -49,6 +49,8 @@ export async function startServer(): Promise<void> {
   installHeartbeat(heartbeat);
   shutdown.onShutdown("instance heartbeat: stopping", heartbeat.markStopping);
   shutdown.onShutdown("token watcher", stopTokenWatcher);
+  const { startRiskEvaluator, stopRiskEvaluator } = await import("@/lib/risk/boot");
+  shutdown.onShutdown("risk rules evaluator", stopRiskEvaluator);
   const { startWebhookWorker, stopWebhookWorker } = await import("@/lib/webhooks/boot");
   shutdown.onShutdown("webhook worker", stopWebhookWorker);
   shutdown.onShutdown("instance heartbeat: gone", heartbeat.remove, "before-exit");
@@ -65,6 +67,8 @@ export async function startServer(): Promise<void> {
       (error: unknown) => logger.error({ err: error }, "could not encrypt the contact details of older tokens"),
     );
   void startTokenWatcher();
+  // The risk rules (ADR 0043): behind issuing, over what changed since the last pass.
+  startRiskEvaluator();
   // Webhooks to the bank: the outbox's delivery worker, beside the watcher that fills it.
   void startWebhookWorker();
   const { startDatabaseUpkeep } = await import("@/lib/db/upkeep");

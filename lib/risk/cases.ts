@@ -1,0 +1,237 @@
+import "server-only";
+import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { recordAuditEvent } from "@/lib/audit";
+import { hasPermission } from "@/lib/auth/permissions";
+import type { DbExecutor } from "@/lib/db/types";
+import { authUsers, branches, riskAlerts, riskCaseNotes, riskCases, riskCaseTokens, tokenRequests, type RiskAlert, type RiskCase, type RiskCaseNote } from "@/lib/db/schema";
+import type { StaffRole } from "@/lib/domain/staff-roles";
+import { AppError } from "@/lib/errors";
+import { maskIdNumber } from "@/lib/pii/mask";
+import { releaseTokens } from "./alerts";
+
+/**
+ * Risk cases and who may see them (ADR 0043). Routing is a WHERE condition every read goes
+ * through, so no page, count or route can show a case to someone it is not routed to:
+ * - nobody without `risk.cases` (tellers, administrators) sees any case;
+ * - nobody sees a case about themselves;
+ * - a branch supervisor sees the customer cases routed to their branch (its latest token's), never
+ *   a staff case — so never one about a colleague they supervise;
+ * - head office (`branches.all`) sees every case.
+ * A case outside the viewer's routing reads as NOT_FOUND, like a token of another branch.
+ */
+
+export type CaseViewer = { userId: string; username: string; role: StaffRole; branch: { id: string } };
+
+export const openCaseStates = ["open", "in_review", "escalated"] as const;
+const closedStates = ["cleared", "reported", "not_reported"] as const;
+/** The AML reporting clock: a suspicious transaction report within 24 hours of forming the suspicion. */
+export const reportingClockMs = 24 * 3_600_000;
+
+export function canSeeCases(viewer: Pick<CaseViewer, "role">): boolean {
+  return hasPermission(viewer.role, "risk.cases");
+}
+
+function isHeadOffice(viewer: Pick<CaseViewer, "role">): boolean {
+  return hasPermission(viewer.role, "branches.all");
+}
+
+/** The routing condition; `undefined` never: a viewer without the right gets `false`. */
+export function caseRoutingCondition(viewer: CaseViewer): SQL {
+  if (!canSeeCases(viewer)) return sql`false`;
+  const notAboutThem = sql`${riskCases.subjectUserId} is distinct from ${viewer.userId}`;
+  if (isHeadOffice(viewer)) return notAboutThem;
+  return and(notAboutThem, ne(riskCases.subjectType, "staff"), eq(riskCases.routeBranchId, viewer.branch.id))!;
+}
+
+export type CaseListRow = RiskCase & { alerts: number; sentence: string | null; branchName: string | null };
+
+export async function listCases(db: DbExecutor, viewer: CaseViewer, filter: { open?: boolean } = {}): Promise<CaseListRow[]> {
+  if (!canSeeCases(viewer)) return [];
+  const states = filter.open === false ? [...closedStates] : filter.open === true ? [...openCaseStates] : undefined;
+  const found = await db
+    .select({
+      case: riskCases,
+      branchName: branches.name,
+      alerts: sql<number>`(select count(*)::int from ${riskAlerts} where ${riskAlerts.caseId} = ${riskCases.id})`,
+      sentence: sql<string | null>`(select ${riskAlerts.sentence} from ${riskAlerts} where ${riskAlerts.caseId} = ${riskCases.id} order by ${riskAlerts.lastHitAt} desc limit 1)`,
+    })
+    .from(riskCases)
+    .leftJoin(branches, eq(branches.id, riskCases.routeBranchId))
+    .where(and(caseRoutingCondition(viewer), states ? inArray(riskCases.state, states) : undefined))
+    .orderBy(desc(riskCases.openedAt))
+    .limit(200);
+  return found.map((row) => ({ ...row.case, alerts: Number(row.alerts), sentence: row.sentence, branchName: row.branchName }));
+}
+
+/** How many open cases the viewer has: 0 for anyone who may not see cases (no count ever tips off). */
+export async function countOpenCases(db: DbExecutor, viewer: CaseViewer): Promise<number> {
+  if (!canSeeCases(viewer)) return 0;
+  const [row] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(riskCases)
+    .where(and(caseRoutingCondition(viewer), inArray(riskCases.state, [...openCaseStates])));
+  return Number(row?.total ?? 0);
+}
+
+export type CaseTokenRow = { id: string; createdAt: Date; kind: string; maskedIdNumber: string; phone: string | null; branchName: string; outcome: string; heldUntilClosed: boolean };
+
+export type CaseDetail = {
+  riskCase: RiskCase;
+  branchName: string | null;
+  alerts: RiskAlert[];
+  notes: RiskCaseNote[];
+  tokens: CaseTokenRow[];
+  names: Record<string, string>;
+  /** When the 24-hour reporting clock runs out (escalated cases). */
+  reportDueAt: Date | null;
+};
+
+async function visibleCase(db: DbExecutor, viewer: CaseViewer, caseId: string, lock = false): Promise<RiskCase> {
+  if (!/^[0-9a-f-]{36}$/i.test(caseId)) throw new AppError("NOT_FOUND", "no such case");
+  const query = db
+    .select()
+    .from(riskCases)
+    .where(and(eq(riskCases.id, caseId), caseRoutingCondition(viewer)));
+  const [found] = lock ? await query.for("update") : await query;
+  if (!found) throw new AppError("NOT_FOUND", `case ${caseId} is not routed to ${viewer.username}`);
+  return found;
+}
+
+export async function getCase(db: DbExecutor, viewer: CaseViewer, caseId: string): Promise<CaseDetail> {
+  const riskCase = await visibleCase(db, viewer, caseId);
+  const alerts = await db.select().from(riskAlerts).where(eq(riskAlerts.caseId, caseId)).orderBy(asc(riskAlerts.firstHitAt));
+  const notes = await db.select().from(riskCaseNotes).where(eq(riskCaseNotes.caseId, caseId)).orderBy(asc(riskCaseNotes.at), asc(riskCaseNotes.id));
+  const tokenRows = await db
+    .select({
+      id: tokenRequests.id,
+      createdAt: tokenRequests.createdAt,
+      kind: tokenRequests.kind,
+      idType: tokenRequests.idType,
+      last4: tokenRequests.idNumberLast4,
+      phone: tokenRequests.phoneNumberMasked,
+      branchName: branches.name,
+      outcome: tokenRequests.outcome,
+      releasedAt: riskCaseTokens.releasedAt,
+    })
+    .from(riskCaseTokens)
+    .innerJoin(tokenRequests, eq(tokenRequests.id, riskCaseTokens.tokenRequestId))
+    .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
+    .where(eq(riskCaseTokens.caseId, caseId))
+    .orderBy(asc(tokenRequests.createdAt));
+  const [branch] = riskCase.routeBranchId ? await db.select({ name: branches.name }).from(branches).where(eq(branches.id, riskCase.routeBranchId)) : [];
+  const userIds = [riskCase.assigneeUserId, riskCase.decidedByUserId, riskCase.clearProposedByUserId].filter((id): id is string => id !== null);
+  const users = userIds.length > 0 ? await db.select({ id: authUsers.id, username: authUsers.username }).from(authUsers).where(inArray(authUsers.id, userIds)) : [];
+  return {
+    riskCase,
+    branchName: branch?.name ?? null,
+    alerts,
+    notes,
+    tokens: tokenRows.map((row) => ({
+      id: row.id,
+      createdAt: row.createdAt,
+      kind: row.kind,
+      maskedIdNumber: row.last4 ? maskIdNumber(row.idType, row.last4) : "(erased)",
+      phone: row.phone,
+      branchName: row.branchName,
+      outcome: row.outcome,
+      heldUntilClosed: row.releasedAt === null,
+    })),
+    names: Object.fromEntries(users.map((user) => [user.id, user.username ?? user.id])),
+    reportDueAt: riskCase.suspicionFormedAt ? new Date(riskCase.suspicionFormedAt.getTime() + reportingClockMs) : null,
+  };
+}
+
+function audit(db: DbExecutor, viewer: CaseViewer, action: string, caseId: string, details: Record<string, unknown> = {}) {
+  // No branch: a branch's audit trail must not show a case that is not routed to its supervisor.
+  return recordAuditEvent(db, { action, actor: { userId: viewer.userId, username: viewer.username }, subject: { type: "risk_case", id: caseId }, details });
+}
+
+function requireReason(reason: string): string {
+  const trimmed = reason.trim();
+  if (trimmed.length < 5) throw new AppError("VALIDATION", "decision reason too short", { userMessage: "Give the reason for the decision (a sentence)." });
+  return trimmed.slice(0, 2000);
+}
+
+export async function addNote(db: DbExecutor, viewer: CaseViewer, caseId: string, body: string): Promise<void> {
+  const text = body.trim();
+  if (text === "") throw new AppError("VALIDATION", "empty note", { userMessage: "Write the note first." });
+  await db.transaction(async (tx) => {
+    await visibleCase(tx, viewer, caseId);
+    await tx.insert(riskCaseNotes).values({ caseId, authorUserId: viewer.userId, authorLabel: viewer.username, body: text.slice(0, 4000) });
+    await audit(tx, viewer, "risk.case_noted", caseId, { length: text.length });
+  });
+}
+
+/** Takes the case (assignee = the viewer) and starts the review. */
+export async function takeCase(db: DbExecutor, viewer: CaseViewer, caseId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const riskCase = await visibleCase(tx, viewer, caseId, true);
+    if (!(openCaseStates as readonly string[]).includes(riskCase.state)) throw new AppError("CONFLICT", "case closed", { userMessage: "This case is closed." });
+    await tx
+      .update(riskCases)
+      .set({ assigneeUserId: viewer.userId, state: riskCase.state === "open" ? "in_review" : riskCase.state, updatedAt: new Date() })
+      .where(eq(riskCases.id, caseId));
+    await audit(tx, viewer, "risk.case_taken", caseId, { from: riskCase.state });
+  });
+}
+
+export type Decision = "clear" | "escalate" | "report" | "not_report";
+
+/** Whether clearing needs a second person: a high-severity case, or one about a staff member. */
+export function clearingNeedsSecondPerson(riskCase: Pick<RiskCase, "severity" | "subjectType">): boolean {
+  return riskCase.severity === "high" || riskCase.subjectType === "staff";
+}
+
+export type DecideResult = { state: RiskCase["state"]; waitingForSecondPerson: boolean };
+
+export async function decideCase(db: DbExecutor, viewer: CaseViewer, caseId: string, decision: Decision, reasonText: string, now = new Date()): Promise<DecideResult> {
+  const reason = requireReason(reasonText);
+  return db.transaction(async (tx) => {
+    const riskCase = await visibleCase(tx, viewer, caseId, true);
+    const isOpen = riskCase.state === "open" || riskCase.state === "in_review";
+    if (decision === "escalate") {
+      if (!isOpen) throw new AppError("CONFLICT", `cannot escalate a ${riskCase.state} case`, { userMessage: "Only an open case can be escalated." });
+      await tx.update(riskCases).set({ state: "escalated", suspicionFormedAt: now, updatedAt: now, decisionReason: reason }).where(eq(riskCases.id, caseId));
+      await audit(tx, viewer, "risk.case_escalated", caseId, { reason, suspicionFormedAt: now.toISOString() });
+      return { state: "escalated", waitingForSecondPerson: false };
+    }
+    if (decision === "report" || decision === "not_report") {
+      if (riskCase.state !== "escalated") throw new AppError("CONFLICT", "not escalated", { userMessage: "Only an escalated case is reported or not." });
+      if (!isHeadOffice(viewer)) throw new AppError("FORBIDDEN", "reporting is head office's", { userMessage: "The AML reporting officer at head office decides the report." });
+      const state = decision === "report" ? "reported" : "not_reported";
+      await close(tx, viewer, riskCase, state, reason, now);
+      return { state, waitingForSecondPerson: false };
+    }
+    // Clearing.
+    if (!isOpen) throw new AppError("CONFLICT", `cannot clear a ${riskCase.state} case`, { userMessage: "Only an open case can be cleared." });
+    if (!clearingNeedsSecondPerson(riskCase)) {
+      await close(tx, viewer, riskCase, "cleared", reason, now);
+      return { state: "cleared", waitingForSecondPerson: false };
+    }
+    if (riskCase.clearProposedByUserId === null) {
+      await tx.update(riskCases).set({ clearProposedByUserId: viewer.userId, clearProposedAt: now, clearProposedReason: reason, updatedAt: now }).where(eq(riskCases.id, caseId));
+      await audit(tx, viewer, "risk.case_clear_proposed", caseId, { reason });
+      return { state: riskCase.state, waitingForSecondPerson: true };
+    }
+    if (viewer.userId === riskCase.clearProposedByUserId || viewer.userId === riskCase.assigneeUserId) {
+      throw new AppError("FORBIDDEN", "second person must differ", { userMessage: "A second person, neither the one who proposed clearing nor the assignee, must confirm it." });
+    }
+    await close(tx, viewer, riskCase, "cleared", reason, now);
+    return { state: "cleared", waitingForSecondPerson: false };
+  });
+}
+
+async function close(tx: DbExecutor, viewer: CaseViewer, riskCase: RiskCase, state: (typeof closedStates)[number], reason: string, now: Date): Promise<void> {
+  await tx.update(riskCases).set({ state, decidedByUserId: viewer.userId, decidedAt: now, decisionReason: reason, updatedAt: now }).where(eq(riskCases.id, riskCase.id));
+  await tx.update(riskAlerts).set({ isOpen: false }).where(and(eq(riskAlerts.caseId, riskCase.id), eq(riskAlerts.isOpen, true)));
+  const released = await releaseTokens(tx, riskCase.id, now);
+  await audit(tx, viewer, `risk.case_${state}`, riskCase.id, { reason, tokensReleased: released, ...(state === "cleared" && riskCase.clearProposedByUserId ? { proposedBy: riskCase.clearProposedByUserId } : {}) });
+}
+
+/** For tests and the figures: the cases a given subject has (no routing: server-side use only). */
+export async function casesAbout(db: DbExecutor, subject: { type: string; key: string }): Promise<RiskCase[]> {
+  return db
+    .select()
+    .from(riskCases)
+    .where(and(eq(riskCases.subjectType, subject.type), or(eq(riskCases.subjectKey, subject.key))));
+}

@@ -1,0 +1,115 @@
+import "server-only";
+import { eq, sql } from "drizzle-orm";
+import type { Database, DbExecutor } from "@/lib/db/types";
+import { riskEvaluatorState } from "@/lib/db/schema";
+import { applyHits, type ApplyReport } from "./alerts";
+import { evaluateRules } from "./evaluate";
+import { loadActiveRules } from "./rule-versions";
+import { accessActions } from "./rules";
+
+/**
+ * The live evaluator (ADR 0043): behind issuing, never in it. Each pass takes the evaluator's one
+ * state row with FOR UPDATE SKIP LOCKED (a second instance's pass finds it taken and does
+ * nothing), reads what changed since its cursors — token rows by `shown_version`, audit events by
+ * `chain_seq` — evaluates the active rules for those subjects only, applies the hits and moves
+ * the cursors, all in one transaction: a crash leaves the cursors where they were.
+ *
+ * `shown_version` values are taken when a statement runs, not when it commits, so a row may commit
+ * with a version below the cursor; each pass reads a margin of versions below it again. Evaluation
+ * is idempotent (an alert grows only by tokens it lacks), so reading a row twice costs nothing.
+ */
+
+const versionMargin = 1_000;
+
+export type PassReport = ApplyReport & { ran: boolean; tokenRows: number; auditEvents: number; tokenCursor: number; auditCursor: number };
+
+type Rows<T> = { rows: T[] };
+const rowsOf = async <T>(db: DbExecutor, query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as Rows<T>).rows;
+
+export async function evaluateChanges(db: Database, options: { owner: string; now?: () => Date }): Promise<PassReport> {
+  const clock = options.now ?? (() => new Date());
+  return db.transaction(async (tx) => {
+    const [state] = await rowsOf<{ token_version_cursor: string | number; audit_seq_cursor: string | number }>(
+      tx,
+      sql`select token_version_cursor, audit_seq_cursor from risk_evaluator_state where id = 1 for update skip locked`,
+    );
+    const idle: PassReport = { ran: false, tokenRows: 0, auditEvents: 0, tokenCursor: 0, auditCursor: 0, alertsOpened: 0, alertsExtended: 0, casesOpened: 0 };
+    if (!state) return idle;
+    const tokenCursor = Number(state.token_version_cursor);
+    const auditCursor = Number(state.audit_seq_cursor);
+    const [bounds] = await rowsOf<{ max_version: string | number | null; max_seq: string | number | null }>(
+      tx,
+      sql`select (select max(shown_version) from token_requests) as max_version, (select max(chain_seq) from audit_events) as max_seq`,
+    );
+    const maxVersion = Number(bounds?.max_version ?? 0);
+    const maxSeq = Number(bounds?.max_seq ?? 0);
+    const changed = await rowsOf<{ id_index: string | null; phone_index: string | null; created_ms: number }>(
+      tx,
+      sql`select id_number_index as id_index, phone_number_index as phone_index, (extract(epoch from created_at) * 1000)::float8 as created_ms
+            from token_requests where shown_version > ${Math.max(0, tokenCursor - versionMargin)} and shown_version <= ${maxVersion}`,
+    );
+    const events = await rowsOf<{ actor: string; at_ms: number }>(
+      tx,
+      sql`select actor_user_id as actor, (extract(epoch from at) * 1000)::float8 as at_ms from audit_events
+           where chain_seq > ${auditCursor} and chain_seq <= ${maxSeq} and actor_user_id is not null
+             and action in (${accessActions.idRevealed}, ${accessActions.idSearched}, ${accessActions.exportedFullIds})`,
+    );
+    const now = clock();
+    let applied: ApplyReport = { alertsOpened: 0, alertsExtended: 0, casesOpened: 0 };
+    const times = [...changed.map((row) => Number(row.created_ms)), ...events.map((row) => Number(row.at_ms))];
+    if (times.length > 0) {
+      const idIndexes = [...new Set(changed.map((row) => row.id_index).filter((value): value is string => value !== null))];
+      const phoneIndexes = [...new Set(changed.map((row) => row.phone_index).filter((value): value is string => value !== null))];
+      const userIds = [...new Set(events.map((row) => row.actor))];
+      const rules = await loadActiveRules(tx);
+      // Triggers are the changed rows themselves: from the oldest of them, to a minute past now
+      // (a row's created_at is its writer's clock).
+      const hits = await evaluateRules(tx, rules, {
+        from: new Date(Math.min(...times)),
+        to: new Date(Math.max(now.getTime(), ...times) + 60_000),
+        subjects: { idIndexes, phoneIndexes, userIds },
+        respectActiveFrom: true,
+      });
+      applied = await applyHits(tx, hits, now);
+    }
+    await tx
+      .update(riskEvaluatorState)
+      .set({ tokenVersionCursor: Math.max(tokenCursor, maxVersion), auditSeqCursor: Math.max(auditCursor, maxSeq), evaluatedAt: now, leaseOwner: options.owner, lastError: null })
+      .where(eq(riskEvaluatorState.id, 1));
+    return { ran: true, tokenRows: changed.length, auditEvents: events.length, tokenCursor: Math.max(tokenCursor, maxVersion), auditCursor: Math.max(auditCursor, maxSeq), ...applied };
+  });
+}
+
+export type RiskLag = {
+  /** Token row versions and audit events written since the last pass. */
+  tokenVersionsBehind: number;
+  auditEventsBehind: number;
+  /** The oldest audit event not yet evaluated, or null when none (the token side has no write time). */
+  oldestUnevaluatedAt: Date | null;
+  evaluatedAt: Date | null;
+  lastError: string | null;
+};
+
+/** The rules' lag, for the Operations page: counts and times only. */
+export async function readRiskLag(db: DbExecutor): Promise<RiskLag> {
+  const [row] = await rowsOf<{ behind_tokens: number; behind_audit: number; oldest_ms: number | null; evaluated_ms: number | null; last_error: string | null }>(
+    db,
+    sql`select greatest(0, coalesce((select max(shown_version) from token_requests), 0) - s.token_version_cursor)::float8 as behind_tokens,
+               greatest(0, coalesce((select max(chain_seq) from audit_events), 0) - s.audit_seq_cursor)::float8 as behind_audit,
+               (select (extract(epoch from min(at)) * 1000)::float8 from audit_events where chain_seq > s.audit_seq_cursor) as oldest_ms,
+               (extract(epoch from s.evaluated_at) * 1000)::float8 as evaluated_ms, s.last_error
+          from risk_evaluator_state s where s.id = 1`,
+  );
+  return {
+    tokenVersionsBehind: Number(row?.behind_tokens ?? 0),
+    auditEventsBehind: Number(row?.behind_audit ?? 0),
+    oldestUnevaluatedAt: row?.oldest_ms == null ? null : new Date(Number(row.oldest_ms)),
+    evaluatedAt: row?.evaluated_ms == null ? null : new Date(Number(row.evaluated_ms)),
+    lastError: row?.last_error ?? null,
+  };
+}
+
+/** Records a failed pass (its own statement: the pass's transaction rolled back). */
+export async function recordEvaluatorError(db: DbExecutor, message: string): Promise<void> {
+  await db.update(riskEvaluatorState).set({ lastError: message.slice(0, 500) }).where(eq(riskEvaluatorState.id, 1));
+}
