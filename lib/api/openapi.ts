@@ -6,7 +6,7 @@ import { problemSchema, purposeListSchema, tokenCreateRequestSchema, tokenCreate
 /**
  * The OpenAPI 3.1 document of /api/v1, generated from the zod schemas the routes parse and answer
  * with (schemas.ts). Served at /api/v1/openapi.json, rendered at /api/v1/docs, linted by
- * `npm run lint:openapi` (scripts/openapi-lint.ts, redocly), and the route tests check every
+ * scripts/openapi-lint.ts (redocly), and the route tests check every
  * answer against it. Webhook payloads come from openapi-webhooks.ts (or `extraWebhooks`).
  */
 
