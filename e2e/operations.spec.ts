@@ -22,7 +22,7 @@ test("liveness and readiness answer without a session, name their checks and hol
   expect(ready.headers()["cache-control"]).toBe("no-store");
   const body = (await ready.json()) as { status: string; checks: Record<string, { ok: boolean; detail: string }> };
   expect(body.status).toBe("ready");
-  expect(Object.keys(body.checks).sort()).toEqual(["database", "draining", "migrations", "watcher"]);
+  expect(Object.keys(body.checks).sort()).toEqual(["database", "disk", "draining", "migrations", "recording", "watcher", "writes"]);
   expect(Object.values(body.checks).every((check) => check.ok)).toBe(true);
   expect(body.checks.migrations?.detail).toBe("current");
   const text = JSON.stringify(body);

@@ -47,6 +47,11 @@ export const envSchema = z
      * (lib/db/upkeep.ts). PostgreSQL's autovacuum needs no help.
      */
     PGLITE_VACUUM_MINUTES: positiveInt(60),
+    /**
+     * Readiness turns red when the disk holding PGLITE_DATA_DIR has less free than this (ADR 0043):
+     * a full disk refuses the answers of issuing calls, so the balancer should stop sending work first.
+     */
+    READINESS_MIN_FREE_DISK_MB: positiveInt(256),
     AUTH_SECRET: secret().pipe(z.string().min(32, "must be at least 32 characters")).default(LOCAL_AUTH_SECRET),
     UPSTREAM_BASE_URL: z.url().default("http://127.0.0.1:4010"),
     /** The ready X-API-AUTH header value (base64 of PUBLIC_ID:SECRET_KEY for the real service). */

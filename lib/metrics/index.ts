@@ -49,6 +49,16 @@ function createMetrics() {
       help: "How late this instance's watcher started its last poll, against the token's due time.",
       registers: [registry],
     }),
+    tokensMayExistUnrecorded: new Gauge({
+      name: "veridesk_tokens_unrecorded",
+      help: "Issuing attempts whose token may exist but is not recorded (pending past the issuing limit, or outcome unknown while its SMS can still be entered); read by the watcher's sweep every 10 s, the same figure from every instance running it.",
+      registers: [registry],
+    }),
+    answersWaitingToBeRecorded: new Gauge({
+      name: "veridesk_answers_waiting_to_be_recorded",
+      help: "Answers of the verification service this instance holds in memory because the database refused them; written again until it takes them.",
+      registers: [registry],
+    }),
     watcherPolls: new Counter({
       name: "veridesk_watcher_polls_total",
       help: "Polls of open tokens made by this instance's watcher.",

@@ -1,6 +1,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/types";
+import { env } from "@/lib/env";
+import { recordRetryQueue } from "@/lib/tokens/record-retry";
+import { listAttemptsWhoseTokenMayExist, type AttemptWhoseTokenMayExist } from "@/lib/tokens/stale-attempts";
 
 /**
  * What an administrator needs to see of the running service (the Operations page, ADRs 0017
@@ -51,6 +54,11 @@ export type OperationsOverview = {
   lastHour: ServiceHourView;
   /** Issuing attempts of the last 24 hours whose answer never came, and the oldest's time. */
   outcomeUnknown: { last24h: number; oldestAt: Date | null };
+  /**
+   * Attempts whose token may exist but is not recorded (ADR 0043): the oldest few, how many in
+   * all, and the answers this instance holds in memory because the database refused them.
+   */
+  mayExist: { count: number; attempts: AttemptWhoseTokenMayExist[]; waitingInMemory: number };
 };
 
 export const OVERDUE_SECONDS = 10;
@@ -60,7 +68,7 @@ const toNumber = (value: unknown): number => Number(value ?? 0);
 
 type Rows = { rows: Record<string, unknown>[] };
 
-export async function readOperationsOverview(db: Database): Promise<OperationsOverview> {
+export async function readOperationsOverview(db: Database, options: { issueTimeoutMs?: number } = {}): Promise<OperationsOverview> {
   const run = async (query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as Rows).rows;
 
   const [budget] = await run(sql`
@@ -94,6 +102,8 @@ export async function readOperationsOverview(db: Database): Promise<OperationsOv
     FROM token_requests
     WHERE outcome = 'outcome_unknown' AND created_at > now() - interval '24 hours'`);
 
+  const mayExist = await listAttemptsWhoseTokenMayExist(db, { now: new Date(), issueTimeoutMs: options.issueTimeoutMs ?? env().UPSTREAM_ISSUE_TIMEOUT_MS, limit: 20 });
+
   return {
     at: new Date(),
     budget: {
@@ -120,5 +130,6 @@ export async function readOperationsOverview(db: Database): Promise<OperationsOv
       statusRecoveries: toNumber(hour?.status_recoveries),
     },
     outcomeUnknown: { last24h: toNumber(unknown?.last_24h), oldestAt: toDate(unknown?.oldest_at) },
+    mayExist: { ...mayExist, waitingInMemory: recordRetryQueue().size },
   };
 }

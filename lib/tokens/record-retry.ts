@@ -1,5 +1,6 @@
 import "server-only";
 import { logger } from "@/lib/logger";
+import { metrics } from "@/lib/metrics";
 
 /**
  * Answers of the service that could not be written when they came (ADR 0043). The service may
@@ -49,6 +50,7 @@ export class RecordRetryQueue {
   /** Keeps a write that failed; it runs again until it succeeds. One write per attempt: the latest wins. */
   add(write: QueuedWrite, error: unknown): void {
     this.entries.set(write.tokenRequestId, { ...write, queuedAt: new Date(), attempts: 1, lastError: describe(error) });
+    metrics().answersWaitingToBeRecorded.set(this.entries.size);
     this.log.error({ err: error, tokenRequestId: write.tokenRequestId, what: write.what, queued: this.entries.size }, "answer of the service could not be recorded: kept in memory, written again until the database takes it");
     this.schedule();
   }
@@ -80,6 +82,7 @@ export class RecordRetryQueue {
       try {
         await entry.write();
         this.entries.delete(entry.tokenRequestId);
+        metrics().answersWaitingToBeRecorded.set(this.entries.size);
         this.log.info({ tokenRequestId: entry.tokenRequestId, what: entry.what, attempts: entry.attempts + 1, waitedMs: Date.now() - entry.queuedAt.getTime() }, "answer of the service recorded after the database came back");
       } catch (error) {
         entry.attempts += 1;

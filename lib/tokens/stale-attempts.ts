@@ -1,7 +1,9 @@
 import "server-only";
-import { and, eq, lt } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import type { Database } from "@/lib/db/types";
-import { tokenEvents, tokenRequests } from "@/lib/db/schema";
+import { branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
+import { metrics } from "@/lib/metrics";
+import { TOKEN_LIFETIME_MS } from "./lifetime";
 import { pendingLimitMs } from "./token-facts";
 
 /**
@@ -37,6 +39,43 @@ export async function settleStalePendingAttempts(db: Database, input: { now: Dat
   });
 }
 
+export type AttemptWhoseTokenMayExist = {
+  id: string;
+  createdAt: Date;
+  kind: "fingerprint" | "remote";
+  branchName: string | null;
+  /** `pending`: no answer recorded yet (the sweep marks it soon); `outcome_unknown`: the SMS path can take it. */
+  outcome: "pending" | "outcome_unknown";
+  /** Until then a token of this attempt can still be alive, so its SMS can still be entered. */
+  smsEntryUntil: Date;
+};
+
+/**
+ * Attempts whose token may exist but is not recorded (the Operations page, the gauge): `pending`
+ * past the issuing limit, and "outcome unknown" without a token while any token of theirs can
+ * still be alive (the SMS path's own limit, lib/tokens/attach-sms-token.ts). No customer datum.
+ */
+export async function listAttemptsWhoseTokenMayExist(db: Database, input: { now: Date; issueTimeoutMs: number; limit?: number }): Promise<{ count: number; attempts: AttemptWhoseTokenMayExist[] }> {
+  const stalePending = new Date(input.now.getTime() - pendingLimitMs(input.issueTimeoutMs));
+  const stillAlive = new Date(input.now.getTime() - input.issueTimeoutMs - TOKEN_LIFETIME_MS);
+  const where = or(
+    and(eq(tokenRequests.outcome, "pending"), lt(tokenRequests.createdAt, stalePending)),
+    and(eq(tokenRequests.outcome, "outcome_unknown"), isNull(tokenRequests.token), gt(tokenRequests.createdAt, stillAlive)),
+  );
+  const rows = await db
+    .select({ id: tokenRequests.id, createdAt: tokenRequests.createdAt, kind: tokenRequests.kind, branchName: branches.name, outcome: tokenRequests.outcome })
+    .from(tokenRequests)
+    .leftJoin(branches, eq(branches.id, tokenRequests.branchId))
+    .where(where)
+    .orderBy(asc(tokenRequests.createdAt));
+  const attempts = rows.slice(0, input.limit ?? 20).map((row) => ({
+    ...row,
+    outcome: row.outcome as AttemptWhoseTokenMayExist["outcome"],
+    smsEntryUntil: new Date(row.createdAt.getTime() + input.issueTimeoutMs + TOKEN_LIFETIME_MS),
+  }));
+  return { count: rows.length, attempts };
+}
+
 /** Runs the sweep every STALE_SWEEP_INTERVAL_MS until stopped; a failed sweep is logged and tried again. */
 export function startStaleAttemptSweep(input: {
   db: Database;
@@ -51,6 +90,8 @@ export function startStaleAttemptSweep(input: {
     try {
       const marked = await settleStalePendingAttempts(input.db, { now: new Date(), issueTimeoutMs: input.issueTimeoutMs });
       if (marked.length > 0) input.log.info({ tokenRequestIds: marked }, "issuing attempts without a recorded answer marked outcome unknown");
+      const { count } = await listAttemptsWhoseTokenMayExist(input.db, { now: new Date(), issueTimeoutMs: input.issueTimeoutMs, limit: 0 });
+      metrics().tokensMayExistUnrecorded.set(count);
     } catch (error) {
       input.log.warn({ err: error }, "could not mark stale issuing attempts; trying again");
     } finally {

@@ -10,7 +10,7 @@ import { remoteSubmission } from "@/test/kit/submissions";
 import { attachTokenFromSms, type SmsTokenAttacher } from "./attach-sms-token";
 import { issueRemoteToken, type TokenIssuer } from "./issue-token";
 import { RecordRetryQueue } from "./record-retry";
-import { settleStalePendingAttempts } from "./stale-attempts";
+import { listAttemptsWhoseTokenMayExist, settleStalePendingAttempts } from "./stale-attempts";
 
 /**
  * The service issues a token and the database refuses to record it (here a trigger raising the
@@ -163,7 +163,12 @@ function defineTests(createDatabase: () => Promise<ScratchDatabase>) {
     const events = await db.select().from(tokenEvents).where(eq(tokenEvents.tokenRequestId, row.id));
     expect(events.map((event) => event.type)).toContain("issue.outcome_unknown");
 
+    // The Operations page and the gauge list it until its token is recorded.
+    const mayExist = await listAttemptsWhoseTokenMayExist(db, { now: new Date(), issueTimeoutMs: ISSUE_TIMEOUT_MS });
+    expect(mayExist.attempts).toContainEqual(expect.objectContaining({ id: row.id, outcome: "outcome_unknown", kind: "remote", branchName: "Tema – Harbour" }));
+
     await attachTokenFromSms({ tokenRequestId: row.id, token }, supervisor, "req-attach", { db, upstream, keys, issueTimeoutMs: ISSUE_TIMEOUT_MS });
+    expect((await listAttemptsWhoseTokenMayExist(db, { now: new Date(), issueTimeoutMs: ISSUE_TIMEOUT_MS })).attempts.map((attempt) => attempt.id)).not.toContain(row.id);
     expect(await rowOf(row.idempotencyKey)).toMatchObject({ outcome: "issued", token });
 
     // Every token the sandbox issued in this file is recorded.

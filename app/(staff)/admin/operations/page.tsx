@@ -50,7 +50,7 @@ export default async function OperationsPage() {
   ]);
   const hasBankSignIn = isSsoConfigured(settings);
   const thisInstance = currentHeartbeat()?.instanceId;
-  const { budget, backlog, lastHour, outcomeUnknown } = overview;
+  const { budget, backlog, lastHour, outcomeUnknown, mayExist } = overview;
   const isPaused = budget.pausedUntil !== null && budget.pausedUntil > overview.at;
   // The budget counts calls per one-second window; an older window's count is history.
   const isCurrentWindow = budget.windowStartedAt !== null && overview.at.getTime() - budget.windowStartedAt.getTime() < 1_000;
@@ -109,6 +109,50 @@ export default async function OperationsPage() {
               ["Status calls: fault episodes / recoveries", `${lastHour.statusFaults} / ${lastHour.statusRecoveries}`],
             ]}
           />
+        </Card>
+
+        <Card className="flex flex-col gap-4" data-testid="tokens-may-exist">
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 className="text-lg font-semibold">Tokens that may exist but are not recorded</h2>
+            {mayExist.count + mayExist.waitingInMemory === 0 ? <Badge tone="success">None</Badge> : <Badge tone="warning">{mayExist.count + mayExist.waitingInMemory} to follow up</Badge>}
+          </div>
+          <p className="text-ink-muted">
+            The service may have issued these tokens and sent their SMS, but Veridesk has no token recorded for them. A supervisor who did not issue the attempt can enter the
+            token from the customer&apos;s SMS on the attempt&apos;s page until the time shown; after it, any token of the attempt has expired.
+          </p>
+          <Figures
+            rows={[
+              ["Answers waiting in this instance's memory (the database refused them; retried until written)", String(mayExist.waitingInMemory)],
+              ["Attempts without a recorded token", String(mayExist.count)],
+            ]}
+          />
+          {mayExist.attempts.length > 0 ? (
+            <TableFrame>
+              <Table>
+                <TableCaption className="sr-only">Attempts whose token may exist, oldest first</TableCaption>
+                <TableHead>
+                  <TableRow>
+                    <TableHeaderCell>Attempted</TableHeaderCell>
+                    <TableHeaderCell>Branch</TableHeaderCell>
+                    <TableHeaderCell>Kind</TableHeaderCell>
+                    <TableHeaderCell>State</TableHeaderCell>
+                    <TableHeaderCell>SMS token can be entered until</TableHeaderCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {mayExist.attempts.map((attempt) => (
+                    <TableRow key={attempt.id} data-attempt-id={attempt.id}>
+                      <TableCell>{formatDateTime(attempt.createdAt)}</TableCell>
+                      <TableCell>{attempt.branchName ?? "—"}</TableCell>
+                      <TableCell>{attempt.kind === "remote" ? "Remote" : "Fingerprint"}</TableCell>
+                      <TableCell>{attempt.outcome === "pending" ? "No answer recorded (being marked outcome unknown)" : "Outcome unknown"}</TableCell>
+                      <TableCell>{formatDateTime(attempt.smsEntryUntil)}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableFrame>
+          ) : null}
         </Card>
 
         <Card className="flex flex-col gap-4" data-testid="outcome-unknown">
@@ -229,6 +273,9 @@ export default async function OperationsPage() {
             rows={[
               ["Serving", readiness.checks.draining.detail],
               ["Database", readiness.checks.database.detail],
+              ["Database writes", readiness.checks.writes.detail],
+              ["Answers waiting to be recorded", readiness.checks.recording.detail],
+              ["Embedded database's disk", readiness.checks.disk.detail],
               ["Schema", readiness.checks.migrations.detail],
               ["Watcher", readiness.checks.watcher.detail],
             ]}
