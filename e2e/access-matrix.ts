@@ -72,6 +72,8 @@ export const pages: PageEntry[] = [
   { file: "app/(staff)/admin/compliance/page.tsx", url: "/admin/compliance", audience: holders("compliance.manage") },
   { file: "app/(staff)/admin/operations/page.tsx", url: "/admin/operations", audience: holders("operations.view") },
   { file: "app/(staff)/review/customer-records/page.tsx", url: "/review/customer-records", audience: holders("customers.records") },
+  { file: "app/(staff)/review/cases/page.tsx", url: "/review/cases", audience: holders("risk.cases") },
+  { file: "app/(staff)/review/cases/[caseId]/page.tsx", url: `/review/cases/${SAMPLE_UUID}`, audience: holders("risk.cases") },
   { file: "app/(staff)/tokens/page.tsx", url: "/tokens", audience: holders("tokens.view") },
   {
     file: "app/(staff)/tokens/[id]/page.tsx",
@@ -196,6 +198,9 @@ export const actions: ActionEntry[] = [
   { file: "app/(staff)/admin/compliance/actions.ts", name: "publishConsentWordingAction", audience: holders("compliance.manage"), isSafeToProbe: true },
   { file: "app/(staff)/review/customer-records/actions.ts", name: "produceCustomerRecordAction", audience: holders("customers.records"), isSafeToProbe: true },
   { file: "app/(staff)/review/customer-records/actions.ts", name: "eraseOnRequestAction", audience: holders("customers.records"), isSafeToProbe: true },
+  { file: "app/(staff)/review/cases/actions.ts", name: "addCaseNoteAction", audience: holders("risk.cases"), isSafeToProbe: true },
+  { file: "app/(staff)/review/cases/actions.ts", name: "takeCaseAction", audience: holders("risk.cases"), isSafeToProbe: true },
+  { file: "app/(staff)/review/cases/actions.ts", name: "decideCaseAction", audience: holders("risk.cases"), isSafeToProbe: true },
   // Reads every branch's events: audit readers who see all branches. Any call runs the check (and records it).
   {
     file: "app/(staff)/admin/audit/actions.ts",

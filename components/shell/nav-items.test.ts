@@ -4,9 +4,9 @@ import { activeNavHref, navItemsFor } from "./nav-items";
 describe("the shell's navigation", () => {
   it("shows each role only what it may use", () => {
     expect(navItemsFor("teller").map((item) => item.href)).toEqual(["/", "/tokens/new", "/tokens"]);
-    expect(navItemsFor("supervisor").map((item) => item.href)).toEqual(["/", "/tokens", "/review", "/admin/audit"]);
-    expect(navItemsFor("head_office_supervisor").map((item) => item.href)).toEqual(["/", "/tokens", "/review", "/admin/audit"]);
-    expect(navItemsFor("admin").map((item) => item.href)).toEqual(["/", "/admin/staff", "/admin/branches", "/admin/purposes", "/admin/compliance", "/admin/audit", "/admin/operations"]);
+    expect(navItemsFor("supervisor").map((item) => item.href)).toEqual(["/", "/tokens", "/review", "/review/cases", "/admin/audit"]);
+    expect(navItemsFor("head_office_supervisor").map((item) => item.href)).toEqual(["/", "/tokens", "/review", "/review/cases", "/admin/audit"]);
+    expect(navItemsFor("admin").map((item) => item.href)).toEqual(["/", "/admin/staff", "/admin/branches", "/admin/purposes", "/admin/compliance", "/admin/audit", "/admin/webhooks", "/admin/operations"]);
   });
 
   it("marks the area of the current page", () => {

@@ -1,6 +1,6 @@
 "use client";
 
-import { Activity, BarChart3, Building2, ClipboardCheck, FilePlus2, Home, KeyRound, ListChecks, Menu, ScrollText, ShieldCheck, Users, X, type LucideIcon } from "lucide-react";
+import { Activity, BarChart3, Building2, ClipboardCheck, FilePlus2, Home, KeyRound, ListChecks, Menu, ScrollText, ShieldAlert, ShieldCheck, Users, Webhook, X, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
@@ -18,6 +18,8 @@ const icons: Record<NavIcon, LucideIcon> = {
   purposes: ClipboardCheck,
   compliance: ShieldCheck,
   operations: Activity,
+  cases: ShieldAlert,
+  webhooks: Webhook,
 };
 
 /** A count beside a menu entry, and what it counts (read after the number by screen readers). */
