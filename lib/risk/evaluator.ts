@@ -20,6 +20,9 @@ import { accessActions } from "./rules";
  */
 
 const versionMargin = 1_000;
+/** Rows and events read per pass at most: a backlog is worked off over several passes, each short. */
+const tokenBatch = 3_000;
+const auditBatch = 5_000;
 
 export type PassReport = ApplyReport & { ran: boolean; tokenRows: number; auditEvents: number; tokenCursor: number; auditCursor: number };
 
@@ -29,9 +32,9 @@ const rowsOf = async <T>(db: DbExecutor, query: ReturnType<typeof sql>) => ((awa
 export async function evaluateChanges(db: Database, options: { owner: string; now?: () => Date }): Promise<PassReport> {
   const clock = options.now ?? (() => new Date());
   return db.transaction(async (tx) => {
-    const [state] = await rowsOf<{ token_version_cursor: string | number; audit_seq_cursor: string | number }>(
+    const [state] = await rowsOf<{ token_version_cursor: string | number; audit_seq_cursor: string | number; never_ran: boolean }>(
       tx,
-      sql`select token_version_cursor, audit_seq_cursor from risk_evaluator_state where id = 1 for update skip locked`,
+      sql`select token_version_cursor, audit_seq_cursor, evaluated_at is null as never_ran from risk_evaluator_state where id = 1 for update skip locked`,
     );
     const idle: PassReport = { ran: false, tokenRows: 0, auditEvents: 0, tokenCursor: 0, auditCursor: 0, alertsOpened: 0, alertsExtended: 0, casesOpened: 0 };
     if (!state) return idle;
@@ -43,24 +46,34 @@ export async function evaluateChanges(db: Database, options: { owner: string; no
     );
     const maxVersion = Number(bounds?.max_version ?? 0);
     const maxSeq = Number(bounds?.max_seq ?? 0);
-    const changed = await rowsOf<{ id_index: string | null; phone_index: string | null; created_ms: number }>(
-      tx,
-      sql`select id_number_index as id_index, phone_number_index as phone_index, (extract(epoch from created_at) * 1000)::float8 as created_ms
-            from token_requests where shown_version > ${Math.max(0, tokenCursor - versionMargin)} and shown_version <= ${maxVersion}`,
-    );
-    const events = await rowsOf<{ actor: string; at_ms: number }>(
-      tx,
-      sql`select actor_user_id as actor, (extract(epoch from at) * 1000)::float8 as at_ms from audit_events
-           where chain_seq > ${auditCursor} and chain_seq <= ${maxSeq} and actor_user_id is not null
-             and action in (${accessActions.idRevealed}, ${accessActions.idSearched}, ${accessActions.exportedFullIds})`,
-    );
     const now = clock();
+    // The first pass starts at what exists: history is the backtest's, not the live queue's.
+    if (state.never_ran) {
+      await tx.update(riskEvaluatorState).set({ tokenVersionCursor: maxVersion, auditSeqCursor: maxSeq, evaluatedAt: now, leaseOwner: options.owner }).where(eq(riskEvaluatorState.id, 1));
+      return { ...idle, ran: true, tokenCursor: maxVersion, auditCursor: maxSeq };
+    }
+    const changed = await rowsOf<{ id_index: string | null; phone_index: string | null; created_ms: number; version: string | number }>(
+      tx,
+      sql`select id_number_index as id_index, phone_number_index as phone_index, (extract(epoch from created_at) * 1000)::float8 as created_ms, shown_version as version
+            from token_requests where shown_version > ${Math.max(0, tokenCursor - versionMargin)} and shown_version <= ${maxVersion}
+           order by shown_version limit ${tokenBatch}`,
+    );
+    const tokenUpTo = changed.length === tokenBatch ? Number(changed.at(-1)!.version) : maxVersion;
+    const events = await rowsOf<{ actor: string | null; at_ms: number; seq: string | number; counted: boolean }>(
+      tx,
+      sql`select actor_user_id as actor, (extract(epoch from at) * 1000)::float8 as at_ms, chain_seq as seq,
+                 (actor_user_id is not null and action in (${accessActions.idRevealed}, ${accessActions.idSearched}, ${accessActions.exportedFullIds})) as counted
+            from audit_events where chain_seq > ${auditCursor} and chain_seq <= ${maxSeq}
+           order by chain_seq limit ${auditBatch}`,
+    );
+    const auditUpTo = events.length === auditBatch ? Number(events.at(-1)!.seq) : maxSeq;
+    const counted = events.filter((event) => event.counted && event.actor !== null);
     let applied: ApplyReport = { alertsOpened: 0, alertsExtended: 0, casesOpened: 0 };
-    const times = [...changed.map((row) => Number(row.created_ms)), ...events.map((row) => Number(row.at_ms))];
+    const times = [...changed.map((row) => Number(row.created_ms)), ...counted.map((row) => Number(row.at_ms))];
     if (times.length > 0) {
       const idIndexes = [...new Set(changed.map((row) => row.id_index).filter((value): value is string => value !== null))];
       const phoneIndexes = [...new Set(changed.map((row) => row.phone_index).filter((value): value is string => value !== null))];
-      const userIds = [...new Set(events.map((row) => row.actor))];
+      const userIds = [...new Set(counted.map((row) => row.actor!))];
       const rules = await loadActiveRules(tx);
       // Triggers are the changed rows themselves: from the oldest of them, to a minute past now
       // (a row's created_at is its writer's clock).
@@ -74,9 +87,9 @@ export async function evaluateChanges(db: Database, options: { owner: string; no
     }
     await tx
       .update(riskEvaluatorState)
-      .set({ tokenVersionCursor: Math.max(tokenCursor, maxVersion), auditSeqCursor: Math.max(auditCursor, maxSeq), evaluatedAt: now, leaseOwner: options.owner, lastError: null })
+      .set({ tokenVersionCursor: Math.max(tokenCursor, tokenUpTo), auditSeqCursor: Math.max(auditCursor, auditUpTo), evaluatedAt: now, leaseOwner: options.owner, lastError: null })
       .where(eq(riskEvaluatorState.id, 1));
-    return { ran: true, tokenRows: changed.length, auditEvents: events.length, tokenCursor: Math.max(tokenCursor, maxVersion), auditCursor: Math.max(auditCursor, maxSeq), ...applied };
+    return { ran: true, tokenRows: changed.length, auditEvents: counted.length, tokenCursor: Math.max(tokenCursor, tokenUpTo), auditCursor: Math.max(auditCursor, auditUpTo), ...applied };
   });
 }
 
