@@ -11,7 +11,7 @@ import path from "node:path";
  * (`/sys/fs/cgroup/…/cpu.max`); needs root. `wrap` answers the command line that puts the shell
  * in the group and then execs the command, so every process it starts is in the group too.
  */
-export type CpuCap = { name: string; cores: number; wrap: (command: string, args: string[]) => { command: string; args: string[] }; throttledShare: () => number | null; remove: () => void };
+export type CpuCap = { name: string; cores: number; wrap: (command: string, args: string[]) => { command: string; args: string[] }; throttledShare: () => number | null; pids: () => number[]; remove: () => void };
 
 const V1_ROOT = "/sys/fs/cgroup/cpu";
 const V2_ROOT = "/sys/fs/cgroup";
@@ -49,6 +49,11 @@ export function createCpuCap(name: string, cores: number): CpuCap {
       const throttled = Number(/nr_throttled (\d+)/.exec(stat)?.[1] ?? 0);
       return periods === 0 ? null : throttled / periods;
     },
+    pids: () =>
+      readFileSync(procs, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map(Number),
     remove: () => {
       try {
         rmdirSync(dir);
