@@ -35,6 +35,8 @@ export function createFaultResponse(mode: ReplacingFaultMode, options: { retryAf
       return json({ ok: true, result: [1, 2, 3] }, 200);
     case "401":
       return json({ message: "Unauthorized" }, 401);
+    case "invalid-token":
+      return json({ responsemessage: "Invalid Token" }, 200);
     case "429":
       return new Response(JSON.stringify({ message: "Too Many Requests" }), {
         status: 429,

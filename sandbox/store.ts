@@ -3,7 +3,8 @@ import { generateTokenValue, generateTransactionNumber } from "./random";
 export const TOKEN_LIFETIME_MS = 15 * 60_000;
 export const ID_TYPES = ["GHANA_CARD", "VOTER", "PASSPORT", "DRIVER_LICENCE"] as const;
 export const RESULT_STATUSES = ["SUCCESSFUL", "FAILED"] as const;
-export const FAULT_MODES = ["delay", "slow", "hang", "500", "502-html", "malformed-json", "wrong-shape", "401", "429"] as const;
+/** `invalid-token`: a 200 saying "Invalid Token" about a token it knows, as a provider failing over may once. */
+export const FAULT_MODES = ["delay", "slow", "hang", "500", "502-html", "malformed-json", "wrong-shape", "401", "429", "invalid-token"] as const;
 /**
  * How token_status answers a token that has no result yet. The spec does not show it and the
  * provider notes leave several shapes possible, so each is offered: a message (the default), an

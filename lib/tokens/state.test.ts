@@ -5,6 +5,7 @@ import {
   defaultFollowPolicy,
   deriveTokenState,
   expiresAtOf,
+  invalidRecheckAt,
   isFinalState,
   recordObservation,
   type IssuedTokenFacts,
@@ -73,9 +74,30 @@ describe("deriveTokenState: the states one by one", () => {
     expect(facts.result?.error).toBe("Verification Unsuccesful");
   });
 
-  it("Invalid Token within the 15 minutes is invalid and final", () => {
-    const facts = replay([stateSeen("invalid", 1)]);
-    expect(deriveTokenState(facts, minutes(1))).toMatchObject({ state: "invalid", isFinal: true });
+  it("Invalid Token within the 15 minutes, said twice at least 5 s apart, is invalid and final", () => {
+    const facts = replay([stateSeen("invalid", 1), stateSeen("invalid", 1 + 5 / 60)]);
+    expect(deriveTokenState(facts, minutes(1.1))).toMatchObject({ state: "invalid", isFinal: true });
+  });
+
+  it("Invalid Token once within the 15 minutes is not enough: still waiting, asked again 5 s after it", () => {
+    const once = replay([stateSeen("invalid", 1)]) as IssuedTokenFacts;
+    expect(deriveTokenState(once, minutes(1))).toMatchObject({ state: "waiting", isFinal: false });
+    expect(invalidRecheckAt(once)).toEqual(new Date(minutes(1).getTime() + 5_000));
+    // Twice within the 5 s (one failover's burst) is still once.
+    const burst = replay([stateSeen("invalid", 1), stateSeen("invalid", 1 + 2 / 60)]) as IssuedTokenFacts;
+    expect(deriveTokenState(burst, minutes(1.05))).toMatchObject({ state: "waiting", isFinal: false });
+  });
+
+  it("Pending Token after a single Invalid Token takes it back: a later Invalid Token starts over", () => {
+    const facts = replay([stateSeen("invalid", 1), stateSeen("pending", 1.1), stateSeen("invalid", 3)]) as IssuedTokenFacts;
+    expect(facts.invalidSeenAt).toEqual(minutes(3));
+    expect(stateAt(facts, 3)).toBe("waiting");
+    expect(stateAt(replay([stateSeen("invalid", 3.1)], facts), 3.1)).toBe("invalid");
+  });
+
+  it("a single Invalid Token within the 15 minutes, said again after them, confirms the expiry", () => {
+    const facts = replay([stateSeen("invalid", 14.99), stateSeen("invalid", 15.01)]);
+    expect(deriveTokenState(facts, minutes(15.01))).toMatchObject({ state: "expired", isFinal: true });
   });
 
   it("Invalid Token after the 15 minutes means expired, and confirms it", () => {
@@ -204,14 +226,20 @@ describe("recordObservation: out-of-order and unexpected answers", () => {
     expect(stateAt(after, 30)).toBe("successful");
   });
 
-  it("after Invalid, a later used or result changes nothing (the token was closed)", () => {
-    const facts = replay([stateSeen("invalid", 1), stateSeen("used", 2), resultSeen("SUCCESSFUL", 3)]);
+  it("after Invalid (said twice), a later used or result changes nothing (the token was closed)", () => {
+    const facts = replay([stateSeen("invalid", 1), stateSeen("invalid", 1.1), stateSeen("used", 2), resultSeen("SUCCESSFUL", 3)]);
     expect(stateAt(facts, 3)).toBe("invalid");
   });
 
-  it("token_status saying Invalid Token for a token never seen used within 15 minutes makes it invalid", () => {
-    const facts = replay([{ kind: "result_invalid", at: minutes(2) }]);
-    expect(stateAt(facts, 2)).toBe("invalid");
+  it("after a single Invalid, used wins: the service took its word back", () => {
+    const facts = replay([stateSeen("invalid", 1), stateSeen("used", 2), resultSeen("SUCCESSFUL", 3)]);
+    expect(stateAt(facts, 3)).toBe("successful");
+  });
+
+  it("token_status saying Invalid Token for a token never seen used within 15 minutes, then check_token_status again, makes it invalid", () => {
+    const once = replay([{ kind: "result_invalid", at: minutes(2) }]);
+    expect(stateAt(once, 2)).toBe("waiting");
+    expect(stateAt(replay([stateSeen("invalid", 2.1)], once), 2.1)).toBe("invalid");
   });
 
   it("token_status saying Invalid Token for a used token keeps following it (used wins)", () => {

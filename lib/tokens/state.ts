@@ -108,11 +108,18 @@ export type FollowPolicy = {
    * expiry moment: a service whose clock runs a little behind may still let the customer start.
    */
   expiryGraceMs: number;
+  /**
+   * Within the 15 minutes, "Invalid Token" counts only when the service says it again at least
+   * this long after the first time, with no other state in between (ADR 0043): a provider failing
+   * over may say it once by mistake. After the expiry moment, once is enough.
+   */
+  invalidConfirmMs: number;
 };
 
 export const defaultFollowPolicy: FollowPolicy = {
   followUsedForMs: 120 * 60_000,
   expiryGraceMs: 60_000,
+  invalidConfirmMs: 5_000,
 };
 
 export type DerivedTokenState = {
@@ -159,6 +166,8 @@ export function recordObservation(facts: TokenFacts, observation: Observation): 
       }
       if (observation.state === "used") next.usedSeenAt = earliest(facts.usedSeenAt, at);
       if (observation.state === "invalid") next.invalidSeenAt = earliest(facts.invalidSeenAt, at);
+      // "Pending" after an "Invalid Token" takes it back: a later "Invalid Token" starts over.
+      if (observation.state === "pending" && facts.invalidSeenAt && facts.invalidSeenAt.getTime() < at.getTime()) next.invalidSeenAt = null;
       return next;
     case "result":
       next.usedSeenAt = earliest(facts.usedSeenAt, at);
@@ -225,8 +234,8 @@ export function deriveTokenState(
     return withProblem({ state: "in_progress", isFinal: false, expiresAt });
   }
 
-  // "Invalid Token" within the 15 minutes: the service does not know a token it just gave us.
-  if (facts.invalidSeenAt && facts.invalidSeenAt.getTime() < expiresAtMs) {
+  // "Invalid Token" within the 15 minutes, said twice: the service does not know a token it just gave us.
+  if (facts.invalidSeenAt && facts.invalidSeenAt.getTime() < expiresAtMs && isInvalidConfirmed(facts, policy)) {
     return { state: "invalid", isFinal: true, expiresAt };
   }
 
@@ -244,8 +253,31 @@ export function deriveTokenState(
  */
 function isExpiryConfirmed(facts: IssuedTokenFacts, expiresAtMs: number, nowMs: number, policy: FollowPolicy): boolean {
   if (facts.invalidSeenAt && facts.invalidSeenAt.getTime() >= expiresAtMs) return true;
+  // A first "Invalid Token" inside the 15 minutes, said again after them.
+  if (facts.lastState?.state === "invalid" && facts.lastState.at.getTime() >= expiresAtMs) return true;
   if (facts.lastAnswerAt && facts.lastAnswerAt.getTime() >= expiresAtMs + policy.expiryGraceMs) return true;
   return nowMs >= expiresAtMs + policy.followUsedForMs;
+}
+
+/**
+ * "Invalid Token" said a second time: the latest state answer is "Invalid Token" again, at least
+ * `invalidConfirmMs` after the first (a "Pending Token" in between cleared the first).
+ */
+export function isInvalidConfirmed(facts: IssuedTokenFacts, policy: FollowPolicy = defaultFollowPolicy): boolean {
+  if (!facts.invalidSeenAt) return false;
+  const last = facts.lastState;
+  return Boolean(last && last.state === "invalid" && last.at.getTime() - facts.invalidSeenAt.getTime() >= policy.invalidConfirmMs);
+}
+
+/**
+ * When to ask again about a token the service called invalid once within its 15 minutes and not
+ * yet twice (null otherwise): `invalidConfirmMs` after the first answer, so the second comes "a
+ * few seconds apart", not at the usual cadence.
+ */
+export function invalidRecheckAt(facts: IssuedTokenFacts, policy: FollowPolicy = defaultFollowPolicy): Date | null {
+  if (!facts.invalidSeenAt || facts.closed || facts.usedSeenAt || facts.result) return null;
+  if (facts.invalidSeenAt.getTime() >= expiresAtOf(facts.issuedAt).getTime() || isInvalidConfirmed(facts, policy)) return null;
+  return new Date(facts.invalidSeenAt.getTime() + policy.invalidConfirmMs);
 }
 
 function readServiceProblem(facts: IssuedTokenFacts): { code: string; since: Date } | undefined {

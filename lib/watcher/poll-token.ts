@@ -3,6 +3,7 @@ import { computeNextPollAt, type PollSchedulePolicy } from "@/lib/tokens/poll-sc
 import {
   closeIfFinal,
   deriveTokenState,
+  invalidRecheckAt,
   recordObservation,
   type FollowPolicy,
   type IssuedTokenFacts,
@@ -81,21 +82,27 @@ export async function pollToken(input: {
   const issued = facts as IssuedTokenFacts;
   const derived = deriveTokenState(issued, finishedAt, follow);
   const consecutiveFaults = faulted ? watched.consecutiveFaults + 1 : 0;
+  const scheduled = computeNextPollAt({
+    derived,
+    now: finishedAt,
+    consecutiveFaults,
+    isWatched: input.isWatched,
+    pausedUntil: pause?.until,
+    policy: input.schedule,
+    random: input.random,
+  });
+  // One "Invalid Token" within the 15 minutes is not enough (ADR 0043): ask again a few seconds
+  // after it, sooner than the usual cadence, unless everyone is asked to wait.
+  const recheckAt = derived.isFinal || pause ? null : invalidRecheckAt(issued, follow);
+  const nextPollAt =
+    recheckAt && scheduled && recheckAt < scheduled ? new Date(Math.max(recheckAt.getTime(), finishedAt.getTime())) : scheduled;
 
   return {
     facts: issued,
     stateBefore: watched.storedState,
     state: derived.state,
     isFinal: derived.isFinal,
-    nextPollAt: computeNextPollAt({
-      derived,
-      now: finishedAt,
-      consecutiveFaults,
-      isWatched: input.isWatched,
-      pausedUntil: pause?.until,
-      policy: input.schedule,
-      random: input.random,
-    }),
+    nextPollAt,
     consecutiveFaults,
     events: describeChanges({ before, after: issued, stateBefore: watched.storedState, derived, at: finishedAt }),
     calls,

@@ -158,6 +158,38 @@ describe("the watcher", () => {
     expect(store.rows.get("a")!.state).toBe("waiting");
   });
 
+  it("takes one Invalid Token within the 15 minutes for a possible mistake: asks again 5 s later, and only a second one closes the token", async () => {
+    const { store, service, watcher, addToken, advance, clock } = setup({ atSeconds: 60, settings: { maxInFlight: 10 } });
+    addToken("a", "TOKENA01", {}, { isWatched: false });
+    service.states.set("TOKENA01", "invalid");
+    await watcher.runOnce();
+    let row = store.rows.get("a")!;
+    expect(row.state).toBe("waiting");
+    // Not the 30 s of a token nobody watches: 5 s after the first Invalid Token.
+    expect(row.nextPollAt).toEqual(new Date(clock.now.getTime() + 5_000));
+
+    // The provider recovered: Pending Token takes the first answer back.
+    advance(5);
+    service.states.set("TOKENA01", "pending");
+    await watcher.runOnce();
+    row = store.rows.get("a")!;
+    expect(row.state).toBe("waiting");
+    expect(row.facts.invalidSeenAt).toBeNull();
+    expect(row.nextPollAt).toEqual(new Date(clock.now.getTime() + 30_000));
+
+    // Invalid Token again, then again 5 s later: now it is invalid.
+    advance(30);
+    service.states.set("TOKENA01", "invalid");
+    await watcher.runOnce();
+    expect(store.rows.get("a")!.state).toBe("waiting");
+    advance(5);
+    await watcher.runOnce();
+    row = store.rows.get("a")!;
+    expect(row.state).toBe("invalid");
+    expect(row.nextPollAt).toBeNull();
+    expect(row.events).toEqual([expect.objectContaining({ type: "state_changed", details: { from: "waiting", to: "invalid" } })]);
+  });
+
   it("closes an expired token when the service says Invalid Token after the 15 minutes", async () => {
     const { store, service, watcher, addToken } = setup({ atSeconds: 16 * 60 });
     addToken("a", "TOKENA01", { lastState: { state: "pending", at: new Date(issuedAt.getTime() + 60_000) } });
