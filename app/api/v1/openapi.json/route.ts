@@ -1,8 +1,7 @@
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 
 /** The OpenAPI 3.1 document, generated from the routes' own zod schemas (lib/api/openapi.ts). Public: it holds no data. */
-export const dynamic = "force-static";
 
 export function GET(): Response {
-  return Response.json(buildOpenApiDocument(), { headers: { "cache-control": "public, max-age=300" } });
+  return Response.json(buildOpenApiDocument(), { headers: { "cache-control": "private, max-age=300" } });
 }
