@@ -6,7 +6,7 @@ import type { DbExecutor } from "@/lib/db/types";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import type { PiiKeys } from "@/lib/pii";
-import type { AddressPolicy } from "./address-policy";
+import { addressPolicyFrom, type AddressPolicy } from "./address-policy";
 import { enqueueTestEvent } from "./outbox";
 import { SUBSCRIBABLE_EVENT_TYPES } from "./schemas";
 import { urlProblemOf } from "./send";
@@ -305,4 +305,9 @@ export async function webhookHealth(db: DbExecutor): Promise<{ disabled: Array<{
     })
     .from(webhookDeliveries);
   return { disabled, failedDeliveries: Number(counts?.failed ?? 0), pendingDeliveries: Number(counts?.pending ?? 0) };
+}
+
+/** The URL rules of this deployment: the address policy, and https:// only in production. */
+export function urlRulesFrom(settings: { APP_ENV: string; WEBHOOK_ALLOWED_CIDRS?: string[] | undefined }): UrlRules {
+  return { policy: addressPolicyFrom(settings), requireHttps: settings.APP_ENV === "production" };
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -13,6 +14,8 @@ import { OVERDUE_SECONDS, readOperationsOverview } from "@/lib/operations/overvi
 import { formatDateTime } from "@/lib/bank-time";
 import { currentHeartbeat, HEARTBEAT_SILENT_MS, listInstances } from "@/lib/server/heartbeat";
 import { checkReadiness } from "@/lib/server/readiness";
+import { readRiskLag } from "@/lib/risk/evaluator";
+import { webhookHealth } from "@/lib/webhooks/endpoints";
 
 export const metadata: Metadata = { title: "Operations" };
 export const dynamic = "force-dynamic";
@@ -48,6 +51,8 @@ export default async function OperationsPage() {
     listInstances(db),
     readStaffSignInOverview(db, new Date()),
   ]);
+  const webhooks = await webhookHealth(db);
+  const riskLag = await readRiskLag(db);
   const hasBankSignIn = isSsoConfigured(settings);
   const thisInstance = currentHeartbeat()?.instanceId;
   const { budget, backlog, lastHour, outcomeUnknown, mayExist } = overview;
@@ -92,6 +97,23 @@ export default async function OperationsPage() {
               ["Polls under way (all instances)", String(backlog.leased)],
               ["Lag of the oldest due poll", seconds(backlog.lagMs)],
               ["Open tokens whose last poll met a fault", String(backlog.inFault)],
+            ]}
+          />
+        </Card>
+
+        <Card className="flex flex-col gap-4" data-testid="risk-rules-lag">
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 className="text-lg font-semibold">Risk rules</h2>
+            {riskLag.lastError ? <Badge tone="danger">Failing</Badge> : riskLag.tokenVersionsBehind + riskLag.auditEventsBehind > 0 ? <Badge tone="warning">Behind</Badge> : <Badge tone="success">Keeping up</Badge>}
+          </div>
+          <p className="text-ink-muted">The rules run behind issuing, over what changed since their last pass (ADR 0043): counts only, never a case.</p>
+          <Figures
+            rows={[
+              ["Token changes not yet evaluated", String(riskLag.tokenVersionsBehind)],
+              ["Audit events not yet evaluated", String(riskLag.auditEventsBehind)],
+              ["Oldest audit event waiting since", riskLag.oldestUnevaluatedAt ? formatDateTime(riskLag.oldestUnevaluatedAt) : "none waiting"],
+              ["Last pass", riskLag.evaluatedAt ? formatDateTime(riskLag.evaluatedAt) : "not run yet"],
+              ["Last error", riskLag.lastError ?? "none"],
             ]}
           />
         </Card>
@@ -164,6 +186,32 @@ export default async function OperationsPage() {
             rows={[
               ["Attempts", String(outcomeUnknown.last24h)],
               ["Oldest", outcomeUnknown.oldestAt ? formatDateTime(outcomeUnknown.oldestAt) : "—"],
+            ]}
+          />
+        </Card>
+
+        <Card className="flex flex-col gap-4" data-testid="webhooks">
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 className="text-lg font-semibold">Webhooks to the bank</h2>
+            {webhooks.disabled.length > 0 ? <Badge tone="danger">{webhooks.disabled.length === 1 ? "An endpoint is disabled" : `${webhooks.disabled.length} endpoints disabled`}</Badge> : null}
+          </div>
+          <p className="text-ink-muted">
+            An endpoint that answers 410 Gone, or fails for five days, is disabled and hears nothing until an administrator enables it again on the{" "}
+            <Link href="/admin/webhooks" className="underline">
+              Webhooks
+            </Link>{" "}
+            page.
+          </p>
+          <Figures
+            rows={[
+              ["Deliveries waiting or retrying", String(webhooks.pendingDeliveries)],
+              ["Deliveries given up (about three days of retries)", String(webhooks.failedDeliveries)],
+              ...webhooks.disabled.map(
+                (endpoint): [string, ReactNode] => [
+                  `Disabled: ${endpoint.url}`,
+                  `${endpoint.reason === "gone" ? "answered 410 Gone" : endpoint.reason === "failing" ? "five days of failures" : "by an administrator"}${endpoint.at ? `, ${formatDateTime(endpoint.at)}` : ""}`,
+                ],
+              ),
             ]}
           />
         </Card>

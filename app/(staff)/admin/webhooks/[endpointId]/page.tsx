@@ -1,0 +1,125 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { z } from "zod";
+import { EndpointControls, RecoverForm, ResendButton } from "@/components/webhooks/webhook-controls";
+import { deliveryStatusBadges, disabledReasonWords, endpointStatusBadges } from "@/components/webhooks/words";
+import { Badge } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { requirePermission } from "@/lib/auth/pages";
+import { formatDateTime } from "@/lib/bank-time";
+import { getDb } from "@/lib/db/client";
+import { deliveryLog, findEndpoint } from "@/lib/webhooks/endpoints";
+import { webhookIdOf } from "@/lib/webhooks/signing";
+import { recoverWebhookDeliveriesAction, resendWebhookDeliveryAction, rotateWebhookSecretAction, sendWebhookTestAction, setWebhookEndpointEnabledAction } from "../actions";
+
+export const metadata: Metadata = { title: "Webhook endpoint" };
+export const dynamic = "force-dynamic";
+
+/** One endpoint: its controls and its delivery log (latest 50 deliveries, every attempt). */
+export default async function WebhookEndpointPage({ params }: { params: Promise<{ endpointId: string }> }) {
+  await requirePermission("staff.manage");
+  const { endpointId } = await params;
+  if (!z.uuid().safeParse(endpointId).success) notFound();
+  const db = await getDb();
+  const endpoint = await findEndpoint(db, endpointId);
+  if (!endpoint) notFound();
+  const log = await deliveryLog(db, endpointId);
+  const badge = endpointStatusBadges[endpoint.status];
+  return (
+    <>
+      <p className="mb-2">
+        <Link href="/admin/webhooks" className="underline">
+          ← Webhooks
+        </Link>
+      </p>
+      <PageHeader title={endpoint.url} description={endpoint.description || `Events: ${endpoint.events.join(", ")}`} />
+      <p className="mb-4 flex flex-wrap items-center gap-3">
+        <Badge tone={badge.tone}>{badge.label}</Badge>
+        {endpoint.disabledReason ? <span className="text-ink-muted">{disabledReasonWords[endpoint.disabledReason] ?? endpoint.disabledReason}</span> : null}
+        {endpoint.failingSince ? <span className="text-warning-700">Failing since {formatDateTime(endpoint.failingSince)}</span> : null}
+        {endpoint.previousSecretUntil && endpoint.previousSecretUntil > new Date() ? (
+          <span className="text-ink-muted">Old secret signs too until {formatDateTime(endpoint.previousSecretUntil)}</span>
+        ) : null}
+      </p>
+      <section aria-label="Endpoint controls" className="mb-8">
+        <EndpointControls
+          endpointId={endpoint.id}
+          status={endpoint.status}
+          testAction={sendWebhookTestAction}
+          setEnabledAction={setWebhookEndpointEnabledAction}
+          rotateAction={rotateWebhookSecretAction}
+        />
+      </section>
+      <h2 className="mb-2 text-xl font-semibold">Delivery log</h2>
+      <p className="mb-4 text-ink-muted">
+        Each delivery keeps one webhook-id across its attempts; failed ones are tried again for about three days. {endpoint.pending} waiting, {endpoint.failed} failed.
+      </p>
+      <div className="mb-4">
+        <RecoverForm endpointId={endpoint.id} recoverAction={recoverWebhookDeliveriesAction} />
+      </div>
+      {log.length === 0 ? (
+        <EmptyState title="Nothing sent yet">Deliveries appear here as events happen.</EmptyState>
+      ) : (
+        <TableFrame>
+          <Table data-testid="delivery-log">
+            <TableCaption className="sr-only">Deliveries to this endpoint, latest first</TableCaption>
+            <TableHead>
+              <TableRow>
+                <TableHeaderCell>Event</TableHeaderCell>
+                <TableHeaderCell>Status</TableHeaderCell>
+                <TableHeaderCell>Attempts</TableHeaderCell>
+                <TableHeaderCell>
+                  <span className="sr-only">Actions</span>
+                </TableHeaderCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {log.map((delivery) => {
+                const deliveryBadge = deliveryStatusBadges[delivery.status];
+                return (
+                  <TableRow key={delivery.id} data-delivery={delivery.eventType}>
+                    <TableCell>
+                      <div className="font-semibold">{delivery.eventType}</div>
+                      <div className="text-sm text-ink-muted">{formatDateTime(delivery.occurredAt, { seconds: true })}</div>
+                      <div className="font-mono text-xs text-ink-muted">{webhookIdOf(delivery.id)}</div>
+                    </TableCell>
+                    <TableCell>
+                      <Badge tone={deliveryBadge.tone}>{deliveryBadge.label}</Badge>
+                      {delivery.status === "pending" && delivery.attempts > 0 ? (
+                        <div className="text-sm text-ink-muted">next try {formatDateTime(delivery.nextAttemptAt, { seconds: true })}</div>
+                      ) : null}
+                    </TableCell>
+                    <TableCell>
+                      {delivery.attemptsLog.length === 0 ? (
+                        <span className="text-ink-muted">none yet</span>
+                      ) : (
+                        <ol className="flex flex-col gap-1 text-sm">
+                          {delivery.attemptsLog.map((attempt) => (
+                            <li key={attempt.id}>
+                              #{attempt.attemptNumber} {formatDateTime(attempt.startedAt, { seconds: true })} —{" "}
+                              <span className="font-semibold">{attempt.statusCode ? `HTTP ${attempt.statusCode}` : "no answer"}</span> in {attempt.latencyMs} ms
+                              {attempt.error ? <span className="text-danger-700"> · {attempt.error}</span> : null}
+                              {attempt.responseExcerpt ? (
+                                <div className="max-w-md truncate font-mono text-xs text-ink-muted" title={attempt.responseExcerpt}>
+                                  {attempt.responseExcerpt}
+                                </div>
+                              ) : null}
+                            </li>
+                          ))}
+                        </ol>
+                      )}
+                    </TableCell>
+                    <TableCell className="text-right">{delivery.status !== "pending" ? <ResendButton deliveryId={delivery.id} resendAction={resendWebhookDeliveryAction} /> : null}</TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        </TableFrame>
+      )}
+    </>
+  );
+}
