@@ -14,7 +14,7 @@ export const navItems: readonly NavItem[] = [
   { href: "/tokens/new", label: "New token", icon: "new-token", permission: "tokens.issue" },
   { href: "/tokens", label: "Tokens", icon: "tokens", permission: "tokens.view" },
   { href: "/review", label: "Review", icon: "review", permission: "tokens.export" },
-  // Risk cases (ADR 0043): never a teller's, not even as a menu entry.
+  // Risk cases (ADR 0046): never a teller's, not even as a menu entry.
   { href: "/review/cases", label: "Cases", icon: "cases", permission: "risk.cases" },
   { href: "/admin/staff", label: "Staff", icon: "staff", permission: "staff.manage" },
   { href: "/admin/branches", label: "Branches", icon: "branches", permission: "staff.manage" },

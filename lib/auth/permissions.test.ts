@@ -36,7 +36,7 @@ describe("role → permission table", () => {
     expect(hasPermission("admin", "ids.reveal")).toBe(false);
     // A token from the customer's SMS is attached by a supervisor, never by the counter (ADR 0037).
     expect(rolesWith("tokens.recover")).toEqual(["supervisor", "head_office_supervisor"]);
-    // Risk cases: supervisors and head office; never the counter, never the administrator (ADR 0043).
+    // Risk cases: supervisors and head office; never the counter, never the administrator (ADR 0046).
     expect(rolesWith("risk.cases")).toEqual(["supervisor", "head_office_supervisor"]);
     // Tellers never see other branches, nor full IDs.
     expect(hasPermission("teller", "branches.all")).toBe(false);

@@ -38,7 +38,7 @@ export const PERMISSIONS = [
   /** The Operations page: the provider budget, the watcher's backlog, readiness. Counts, no customer data. */
   "operations.view",
   /**
-   * Risk cases (ADR 0043): those routed to the own branch, or every branch's and staff cases with
+   * Risk cases (ADR 0046): those routed to the own branch, or every branch's and staff cases with
    * `branches.all`; never a case about oneself. Tellers never hold it: nothing can tip a customer off.
    */
   "risk.cases",

@@ -9,7 +9,7 @@ import type { ErasureBasis } from "@/lib/pii/erasure-note";
  * the one list of personal data, so nothing is missed. Each UPDATE re-checks, under the row lock,
  * that the part is not erased yet and the row is not under a legal hold: two runs at once, or a
  * hold placed a moment ago, can never erase a row twice or erase a held row. A token an open risk
- * case holds as evidence (risk_case_tokens, ADR 0043) is held too, invisibly. Returns the ids it
+ * case holds as evidence (risk_case_tokens, ADR 0046) is held too, invisibly. Returns the ids it
  * actually erased.
  */
 

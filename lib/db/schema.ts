@@ -495,7 +495,7 @@ export const tokenRequests = pgTable(
     /** Placed by head office (a member who reads every branch): only head office may release it. */
     legalHoldByHeadOffice: boolean("legal_hold_by_head_office").notNull().default(false),
 
-    // ─── Risk rules (ADR 0043, lib/risk): what the rules match on, never a decrypted value ────
+    // ─── Risk rules (ADR 0046, lib/risk): what the rules match on, never a decrypted value ────
     /** HMAC blind index of the customer's phone (remote tokens), domain "phone"; null once erased. */
     phoneNumberIndex: text("phone_number_index"),
     /** The phone's country calling code ("233" for Ghana): the "link sent abroad" rule; erased with the phone. */
@@ -535,9 +535,9 @@ export const tokenRequests = pgTable(
     index("token_requests_reference_idx").using("btree", sql`(reference_id collate "C")`, table.createdAt),
     // The review's exact reference filter through the blind index (ADR 0023).
     index("token_requests_reference_index_idx").on(table.referenceIndex, table.createdAt),
-    // The risk rules' "same phone" windows (ADR 0043).
+    // The risk rules' "same phone" windows (ADR 0046).
     index("token_requests_phone_number_index_idx").on(table.phoneNumberIndex, table.createdAt),
-    // The risk evaluator's cursor: the rows changed since the last version it evaluated (ADR 0043).
+    // The risk evaluator's cursor: the rows changed since the last version it evaluated (ADR 0046).
     index("token_requests_shown_version_idx").on(table.shownVersion),
   ],
 );
@@ -687,7 +687,7 @@ export const secondFactorResets = pgTable(
 
 export type SecondFactorReset = typeof secondFactorResets.$inferSelect;
 
-// ─── Risk rules, alerts and cases (ADR 0043) ─────────────────────────────────────────────────────
+// ─── Risk rules, alerts and cases (ADR 0046) ─────────────────────────────────────────────────────
 // Rules over every token and audit event, run on blind indexes by lib/risk, behind a cursor. Rules
 // are data, versioned: a change is a new pending version a second person approves. A hit opens or
 // extends one alert per rule and subject; alerts on one subject group into a case, routed so that

@@ -48,7 +48,7 @@ export function canonicalPhoneNumber(phoneNumber: string): string {
   return digits.replace(/^00/, "");
 }
 
-/** Blind index of the customer's phone: the risk rules' "same phone" (ADR 0043). */
+/** Blind index of the customer's phone: the risk rules' "same phone" (ADR 0046). */
 export function computePhoneNumberIndex(phoneNumber: string, keys: PiiKeys = getPiiKeys()): string {
   return keyedDigest("phone", canonicalPhoneNumber(phoneNumber), keys);
 }

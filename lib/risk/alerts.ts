@@ -7,7 +7,7 @@ import type { RuleHit } from "./evaluate";
 import type { Severity } from "./rules";
 
 /**
- * What the live evaluator does with hits (ADR 0043): one open alert per rule, subject and mode,
+ * What the live evaluator does with hits (ADR 0046): one open alert per rule, subject and mode,
  * extended by new hits; a live alert joins its subject's open case (opened if none), and the case
  * holds the alert's tokens against erasure. A hit that brings nothing new changes nothing, so the
  * same window evaluated twice makes no second alert.

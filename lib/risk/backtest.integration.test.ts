@@ -6,7 +6,7 @@ import { runBacktest, type BacktestReport } from "./backtest";
 import { evaluateRules } from "./evaluate";
 
 /**
- * The backtest over a fixed, seeded two weeks (ADR 0043): with the shipped thresholds it flags
+ * The backtest over a fixed, seeded two weeks (ADR 0046): with the shipped thresholds it flags
  * exactly the planted subjects and tokens — none of the near-misses just under each threshold —
  * on PGlite and PostgreSQL alike, and a second run gives the same report.
  */

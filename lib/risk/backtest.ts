@@ -5,7 +5,7 @@ import { evaluateRules, type RuleHit } from "./evaluate";
 import type { RuleVersion } from "./rules";
 
 /**
- * A rule version run read-only over a date range (ADR 0043): the same evaluation the live loop
+ * A rule version run read-only over a date range (ADR 0046): the same evaluation the live loop
  * runs, inside a READ ONLY transaction, so a backtest can neither make an alert nor change a row.
  */
 

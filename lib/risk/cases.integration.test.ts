@@ -13,7 +13,7 @@ import { countOpenCases, decideCase, getCase, listCases, takeCase, type CaseView
 import { evaluateChanges, readRiskLag } from "./evaluator";
 
 /**
- * The live evaluator, alerts and cases on a real database (ADR 0043): who can and cannot see
+ * The live evaluator, alerts and cases on a real database (ADR 0046): who can and cannot see
  * what. A third token for one ID opens a case for the branch's supervisor and head office, never
  * the teller (no list, no count, no detail); its tokens are held against erasure; a supervisor
  * revealing ID numbers past the threshold gets a staff case that neither they nor any branch

@@ -10,7 +10,7 @@ import { maskIdNumber } from "@/lib/pii/mask";
 import { releaseTokens } from "./alerts";
 
 /**
- * Risk cases and who may see them (ADR 0043). Routing is a WHERE condition every read goes
+ * Risk cases and who may see them (ADR 0046). Routing is a WHERE condition every read goes
  * through, so no page, count or route can show a case to someone it is not routed to:
  * - nobody without `risk.cases` (tellers, administrators) sees any case;
  * - nobody sees a case about themselves;

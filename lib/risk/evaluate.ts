@@ -5,7 +5,7 @@ import { maskIdNumber } from "@/lib/pii/mask";
 import { accessActions, paramsOf, ruleNumbers, ruleSubjects, thresholdWords, type RuleKey, type RuleVersion, type SubjectType } from "./rules";
 
 /**
- * The one evaluation of the risk rules (ADR 0043): read-only SQL over the blind indexes, the
+ * The one evaluation of the risk rules (ADR 0046): read-only SQL over the blind indexes, the
  * masked copies and the audit trail — never a decrypted value — that PGlite and PostgreSQL run
  * alike. The live evaluator calls it for the subjects that just changed and the backtest for a
  * whole date range, so a backtest is exactly what the rule would have done.

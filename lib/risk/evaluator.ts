@@ -8,7 +8,7 @@ import { loadActiveRules } from "./rule-versions";
 import { accessActions } from "./rules";
 
 /**
- * The live evaluator (ADR 0043): behind issuing, never in it. Each pass takes the evaluator's one
+ * The live evaluator (ADR 0046): behind issuing, never in it. Each pass takes the evaluator's one
  * state row with FOR UPDATE SKIP LOCKED (a second instance's pass finds it taken and does
  * nothing), reads what changed since its cursors — token rows by `shown_version`, audit events by
  * `chain_seq` — evaluates the active rules for those subjects only, applies the hits and moves

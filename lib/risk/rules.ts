@@ -1,5 +1,5 @@
 /**
- * The risk rules Veridesk knows (ADR 0043): their keys, what each parameter means, and the words a
+ * The risk rules Veridesk knows (ADR 0046): their keys, what each parameter means, and the words a
  * person reads. The versions in force (parameters, severity, mode) are data, in
  * `risk_rule_versions`; this file only says how to read them. Plain data: pages and tests read it.
  */

@@ -67,7 +67,7 @@ export async function startServer(): Promise<void> {
       (error: unknown) => logger.error({ err: error }, "could not encrypt the contact details of older tokens"),
     );
   void startTokenWatcher();
-  // The risk rules (ADR 0043): behind issuing, over what changed since the last pass.
+  // The risk rules (ADR 0046): behind issuing, over what changed since the last pass.
   startRiskEvaluator();
   // Webhooks to the bank: the outbox's delivery worker, beside the watcher that fills it.
   void startWebhookWorker();

@@ -106,7 +106,7 @@ export default async function OperationsPage() {
             <h2 className="text-lg font-semibold">Risk rules</h2>
             {riskLag.lastError ? <Badge tone="danger">Failing</Badge> : riskLag.tokenVersionsBehind + riskLag.auditEventsBehind > 0 ? <Badge tone="warning">Behind</Badge> : <Badge tone="success">Keeping up</Badge>}
           </div>
-          <p className="text-ink-muted">The rules run behind issuing, over what changed since their last pass (ADR 0043): counts only, never a case.</p>
+          <p className="text-ink-muted">The rules run behind issuing, over what changed since their last pass (ADR 0046): counts only, never a case.</p>
           <Figures
             rows={[
               ["Token changes not yet evaluated", String(riskLag.tokenVersionsBehind)],

@@ -8,7 +8,7 @@ import { listCases } from "@/lib/risk/cases";
 export const metadata: Metadata = { title: "Risk cases" };
 export const dynamic = "force-dynamic";
 
-/** The risk cases routed to the viewer (ADR 0043): tellers are refused the page itself. */
+/** The risk cases routed to the viewer (ADR 0046): tellers are refused the page itself. */
 export default async function RiskCasesPage() {
   const staff = await requirePermission("risk.cases");
   const db = await getDb();

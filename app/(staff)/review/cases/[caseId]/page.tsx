@@ -14,7 +14,7 @@ import { addCaseNoteAction, decideCaseAction, takeCaseAction } from "../actions"
 export const metadata: Metadata = { title: "Risk case" };
 export const dynamic = "force-dynamic";
 
-/** One case routed to the viewer; any other id reads as not found (ADR 0043). */
+/** One case routed to the viewer; any other id reads as not found (ADR 0046). */
 export default async function RiskCasePage({ params }: { params: Promise<{ caseId: string }> }) {
   const staff = await requirePermission("risk.cases");
   const { caseId } = await params;

@@ -1,0 +1,54 @@
+import { newCustomer } from "./support/customers";
+import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "./support/live";
+import { expect, test } from "./support/session";
+
+/**
+ * The risk rules seen from the desk (ADR 0046): a teller retries one Ghana Card three times in
+ * minutes; within seconds a case with its explaining sentence is there for the branch's
+ * supervisor and head office, while the teller's menu, pages and `/review/cases` show nothing.
+ */
+
+test.use({ account: "teller.kumasi" });
+
+test("a third token for one ID opens a case for the branch supervisor and head office, and nothing for the teller", async ({ page, browser, apiAs }, testInfo) => {
+  test.setTimeout(90_000);
+  const customer = newCustomer();
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    const { token } = await issueFingerprintToken(page, customer);
+    if (attempt === 3) break;
+    await actOnScanner(browser, token, "FAILED");
+    await expect(page.getByTestId("state-badge")).toHaveText("Failed", { timeout: LIVE_TIMEOUT });
+  }
+  const digits = customer.ghanaCardNumber.replace(/\D/g, "");
+  const masked = `GHA-•••••${digits.slice(-4, -1)}-${digits.slice(-1)}`;
+  const subject = `ID number ${masked}`;
+
+  for (const account of ["supervisor.kumasi", "supervisor.hq"] as const) {
+    const reviewer = await (await browser.newContext({ storageState: await (await apiAs(account)).storageState() })).newPage();
+    await expect(async () => {
+      await reviewer.goto("/review/cases");
+      await expect(reviewer.getByRole("link", { name: subject })).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: LIVE_TIMEOUT });
+    const row = reviewer.getByRole("row").filter({ has: reviewer.getByRole("link", { name: subject }) });
+    await expect(row).toContainText(new RegExp(`ID ${masked.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 3 tokens in \\d+ min at 1 branch — rule 1 v1, ≥ 3 in 24 h or ≥ 2 branches`));
+    await expect(reviewer.getByRole("navigation").getByRole("link", { name: "Cases" })).toBeVisible();
+    if (account === "supervisor.kumasi") {
+      await row.getByRole("link", { name: subject }).click();
+      await expect(reviewer.getByTestId("case-alert")).toContainText("rule 1 v1");
+      await expect(reviewer.getByRole("cell", { name: "Until the case closes" })).toHaveCount(3);
+      await reviewer.screenshot({ path: testInfo.outputPath(`risk-case-${account}.png`), fullPage: true });
+    }
+    await reviewer.context().close();
+  }
+
+  // The teller: no menu entry, no page, nothing of the case anywhere they look.
+  await page.goto("/");
+  await expect(page.getByRole("navigation").getByRole("link", { name: "Cases" })).toHaveCount(0);
+  const refused = await page.request.get("/review/cases", { maxRedirects: 0 });
+  expect([403, 307]).toContain(refused.status());
+  if (refused.status() === 307) expect(new URL(refused.headers().location!, "http://x").searchParams.get("refused")).toBe("/review/cases");
+  for (const path of ["/", "/tokens"]) {
+    await page.goto(path);
+    await expect(page.locator("body")).not.toContainText(/rule \d v\d|Risk cases|held as evidence/);
+  }
+});
