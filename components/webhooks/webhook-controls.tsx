@@ -178,7 +178,7 @@ export function EndpointControls({
         {status === "disabled" ? <ActionButton label="Enable again" run={() => setEnabledAction({ endpointId, isEnabled: true })} /> : null}
       </div>
       {status !== "rejected" ? (
-        <form onSubmit={rotate} className="flex flex-wrap items-end gap-3">
+        <form onSubmit={rotate} className="flex max-w-xl flex-col items-start gap-3">
           <Field controlId="overlap-hours" label="Old secret keeps signing for (hours)" hint="Both secrets sign every delivery meanwhile, so the receiver can switch without losing one.">
             {(describedBy) => <Input id="overlap-hours" name="overlapHours" type="number" min={0} max={336} defaultValue={24} className="w-28" aria-describedby={describedBy} />}
           </Field>
@@ -217,7 +217,7 @@ export function RecoverForm({ endpointId, recoverAction }: { endpointId: string;
     router.refresh();
   };
   return (
-    <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
+    <form onSubmit={submit} className="flex max-w-xl flex-col items-start gap-3">
       <Field controlId="recover-since" label="Send every failed delivery again, since" hint="After an outage on the receiving side.">
         {(describedBy) => <Input id="recover-since" name="since" type="datetime-local" aria-describedby={describedBy} className="w-64" />}
       </Field>
