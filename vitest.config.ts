@@ -33,6 +33,19 @@ export default defineConfig({
           globalSetup: ["./test/kit/integration-setup.ts"],
         },
       },
+      {
+        extends: true,
+        test: {
+          // Failure drills (test/drills): root-only faults such as a full disk, a stage of their own.
+          name: "drills",
+          include: ["test/drills/**/*.drill.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          globalSetup: ["./test/kit/integration-setup.ts"],
+        },
+      },
     ],
   },
 });
