@@ -71,6 +71,17 @@ export const auditActionLabels = {
   "customer.erasure_refused": "Erasure on request refused",
   // Operations (ADR 0024).
   "pii.keys_rotated": "Customer-data encryption keys rotated",
+  // Webhooks to the bank (ADR 0045, lib/webhooks/endpoints.ts): a new endpoint needs two administrators.
+  "webhook.endpoint_proposed": "Webhook endpoint proposed (awaits a second administrator)",
+  "webhook.endpoint_approved": "Webhook endpoint approved",
+  "webhook.endpoint_rejected": "Webhook endpoint rejected",
+  "webhook.endpoint_added": "Webhook endpoint added from the server's command line",
+  "webhook.endpoint_disabled": "Webhook endpoint disabled",
+  "webhook.endpoint_enabled": "Webhook endpoint enabled again",
+  "webhook.secret_rotated": "Webhook signing secret rotated",
+  "webhook.test_sent": "Webhook test event sent",
+  "webhook.resent": "Webhook delivery sent again",
+  "webhook.recovered": "Failed webhook deliveries sent again",
 } as const;
 
 export type KnownAuditAction = keyof typeof auditActionLabels;

@@ -4,6 +4,7 @@ import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { getPiiKeys } from "@/lib/pii";
 import { addressPolicyFrom } from "./address-policy";
+import { clearAllDeliveryLeases } from "./store";
 import { createWebhookWorker, defaultWebhookWorkerSettings, type WebhookWorker } from "./worker";
 
 // On globalThis: dev hot reload re-evaluates modules, and a second worker must never start.
@@ -40,6 +41,9 @@ async function boot(): Promise<WebhookWorker | null> {
     return null;
   }
   const db = await getDb();
+  // An embedded database has one owner process (lib/db/pglite-lock.ts): a lease in it was left by
+  // a previous run killed mid-send, so its deliveries go again now rather than after the lease.
+  if (!settings.DATABASE_URL) await clearAllDeliveryLeases(db);
   const worker = createWebhookWorker({
     db,
     keys: getPiiKeys,

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/types";
 import { tokenRequests, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookDelivery, type WebhookEndpoint } from "@/lib/db/schema";
 import { decryptField, piiContext, type PiiKeys } from "@/lib/pii";
@@ -120,3 +120,8 @@ export async function releaseDeliveryLeases(db: DbExecutor, owner: string): Prom
   await db.update(webhookDeliveries).set({ leaseOwner: null, leaseUntil: null }).where(eq(webhookDeliveries.leaseOwner, owner));
 }
 
+
+/** Every lease: on the embedded database, whoever holds one was a previous run of this very app. */
+export async function clearAllDeliveryLeases(db: DbExecutor): Promise<void> {
+  await db.update(webhookDeliveries).set({ leaseOwner: null, leaseUntil: null }).where(isNotNull(webhookDeliveries.leaseOwner));
+}
