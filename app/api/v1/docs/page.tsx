@@ -11,11 +11,22 @@ export const dynamic = "force-dynamic";
  * so nothing is fetched from outside: the CSP holds and the page works on a bank network without
  * internet. Open to everyone, as the document is: neither holds any data.
  */
+/** Nothing leaves the app: no agent, telemetry, CDN fonts or request proxy (the CSP refuses them anyway). */
+const configuration = JSON.stringify({
+  agent: { disabled: true },
+  telemetry: false,
+  withDefaultFonts: false,
+  showDeveloperTools: "never",
+  showToolbar: "never",
+  hideClientButton: true,
+  documentDownloadType: "json",
+});
+
 export default async function ApiReferencePage() {
   const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
   return (
     <>
-      <script id="api-reference" data-url="/api/v1/openapi.json" type="application/json" nonce={nonce} />
+      <script id="api-reference" data-url="/api/v1/openapi.json" data-configuration={configuration} type="application/json" nonce={nonce} />
       <script src="/api/v1/docs/standalone.js" nonce={nonce} async />
     </>
   );
