@@ -54,6 +54,9 @@ export async function startServer(): Promise<void> {
   const { startWebhookWorker, stopWebhookWorker } = await import("@/lib/webhooks/boot");
   shutdown.onShutdown("webhook worker", stopWebhookWorker);
   shutdown.onShutdown("instance heartbeat: gone", heartbeat.remove, "before-exit");
+  // Answers of the service the database refused (ADR 0043): one last try while it is still open.
+  const { flushRecordRetryQueueBeforeExit } = await import("@/lib/tokens/record-retry");
+  shutdown.onShutdown("answers waiting to be recorded: a last try", flushRecordRetryQueueBeforeExit, "before-exit");
   shutdown.onShutdown("database", closeDb, "before-exit");
   // Rows written before the reference and phones were encrypted (ADR 0023); a no-op once done.
   // Keys are asked for only when a row needs them, so a fresh database starts without any.

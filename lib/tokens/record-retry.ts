@@ -111,6 +111,19 @@ function describe(error: unknown): string {
   return `${typeof code === "string" ? `${code}: ` : ""}${message}`.slice(0, 200);
 }
 
+/**
+ * A clean stop's last try (the server's shutdown, before the database closes): what still fails
+ * is named in the log; the sweep of the next start marks those attempts "outcome unknown".
+ */
+export async function flushRecordRetryQueueBeforeExit(): Promise<void> {
+  const queue = recordRetryQueue();
+  if (queue.size === 0) return;
+  await queue.flush();
+  if (queue.size > 0) {
+    logger.child({ module: "tokens" }).error({ notRecorded: queue.describe() }, "stopping with answers of the service not recorded: their attempts turn outcome unknown; enter their tokens from the customers' SMS");
+  }
+}
+
 const globalKey = Symbol.for("veridesk.recordRetryQueue");
 
 /** The process's queue, on globalThis: Next's bundles (actions, routes, instrumentation) share it. */
