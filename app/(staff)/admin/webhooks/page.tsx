@@ -27,7 +27,7 @@ export default async function WebhooksPage() {
       <AddEndpointForm createAction={createWebhookEndpointAction} />
       <h2 className="mb-4 text-xl font-semibold">Endpoints</h2>
       {endpoints.length === 0 ? (
-        <EmptyState title="No endpoints yet">Add one above, or with `npm run webhooks:add` on the server.</EmptyState>
+        <EmptyState title="No endpoints yet">Add one above, or with <code className="font-mono">npm run webhooks:add</code> on the server.</EmptyState>
       ) : (
         <TableFrame>
           <Table>
