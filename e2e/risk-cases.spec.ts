@@ -35,7 +35,7 @@ test("a third token for one ID opens a case for the branch supervisor and head o
     if (account === "supervisor.kumasi") {
       await row.getByRole("link", { name: subject }).click();
       await expect(reviewer.getByTestId("case-alert")).toContainText("rule 1 v1");
-      await expect(reviewer.getByRole("cell", { name: "Until the case closes" })).toHaveCount(3);
+      await expect(reviewer.getByRole("cell", { name: "Until closed" })).toHaveCount(3);
       await reviewer.screenshot({ path: testInfo.outputPath(`risk-case-${account}.png`), fullPage: true });
     }
     await reviewer.context().close();

@@ -77,10 +77,10 @@ export function CaseDetailView({ detail }: { detail: CaseDetail }) {
                 <TableRow key={token.id}>
                   <TableCell className="whitespace-nowrap">{formatDateTime(token.createdAt)}</TableCell>
                   <TableCell>{token.kind === "remote" ? "Remote" : "Fingerprint"}</TableCell>
-                  <TableCell>{token.maskedIdNumber}</TableCell>
+                  <TableCell className="whitespace-nowrap">{token.maskedIdNumber}</TableCell>
                   <TableCell>{token.phone ?? "—"}</TableCell>
                   <TableCell>{token.branchName}</TableCell>
-                  <TableCell>{token.heldUntilClosed ? "Until the case closes" : "Released"}</TableCell>
+                  <TableCell className="whitespace-nowrap">{token.heldUntilClosed ? "Until closed" : "Released"}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

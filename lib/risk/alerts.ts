@@ -63,7 +63,7 @@ export async function applyHits(tx: DbExecutor, hits: readonly RuleHit[], now: D
           ruleVersionId: hit.rule.id,
           ruleVersion: hit.rule.version,
           params: hit.rule.params,
-          severity: hit.rule.severity,
+          severity: hit.severity,
           mode: hit.rule.mode,
           subjectType: hit.subjectType,
           subjectKey: hit.subjectKey,
@@ -88,7 +88,7 @@ export async function applyHits(tx: DbExecutor, hits: readonly RuleHit[], now: D
         .for("update");
       if (open) {
         caseId = open.id;
-        if (higher(open.severity, hit.rule.severity) !== open.severity) await tx.update(riskCases).set({ severity: hit.rule.severity, updatedAt: now }).where(eq(riskCases.id, open.id));
+        if (higher(open.severity, hit.severity) !== open.severity) await tx.update(riskCases).set({ severity: hit.severity, updatedAt: now }).where(eq(riskCases.id, open.id));
       } else {
         const [created] = await tx
           .insert(riskCases)
@@ -99,14 +99,14 @@ export async function applyHits(tx: DbExecutor, hits: readonly RuleHit[], now: D
             // A customer's case goes to the branch of their latest token; a staff member's to head office only.
             routeBranchId: hit.subjectType === "staff" ? null : hit.latestBranchId,
             subjectUserId: hit.subjectUserId,
-            severity: hit.rule.severity,
+            severity: hit.severity,
             openedAt: now,
             updatedAt: now,
           })
           .returning({ id: riskCases.id });
         caseId = created!.id;
         report.casesOpened += 1;
-        await recordAuditEvent(tx, { ...system, action: "risk.case_opened", subject: { type: "risk_case", id: caseId }, details: { subjectType: hit.subjectType, severity: hit.rule.severity } });
+        await recordAuditEvent(tx, { ...system, action: "risk.case_opened", subject: { type: "risk_case", id: caseId }, details: { subjectType: hit.subjectType, severity: hit.severity } });
       }
       await tx.update(riskAlerts).set({ caseId }).where(eq(riskAlerts.id, alertId));
     }

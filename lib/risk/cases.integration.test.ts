@@ -46,6 +46,8 @@ forEachDatabase("risk alerts and cases", (driver) => {
       const member = await aStaffMember(db, { role, branchId: branchIds[branch] });
       people[name] = { userId: member.userId, username: member.username, role, branch: { id: branchIds[branch] } };
     }
+    // Rule 7's opening hours would make these tokens, issued whenever the test runs, a teller's case.
+    await scratch.db.update(riskRuleVersions).set({ mode: "off" }).where(eq(riskRuleVersions.ruleKey, "teller_failure_rate"));
     // Everything written so far is history: the evaluator starts from here.
     await evaluateChanges(db, { owner: "test" });
   }, 120_000);

@@ -35,6 +35,8 @@ export type RuleHit = {
   /** The staff member concerned (staff subjects). */
   subjectUserId: string | null;
   sentence: string;
+  /** The rule's severity, raised for rule 2 when the success came from another teller, branch or phone. */
+  severity: RuleVersion["severity"];
 };
 
 type Row = Record<string, unknown>;
@@ -60,8 +62,10 @@ function inList(column: SQL, values: readonly string[] | undefined): SQL {
 type TriggerRow = { subject: string; at_ms: number; branch_id: string | null; token_ids: string | null; audit_ids: string | null; first_ms: number } & Record<string, unknown>;
 
 /** Merges trigger rows per subject into hits; `count` names the counters to keep (the maximum over triggers). */
-function mergeTriggers(rule: RuleVersion, found: TriggerRow[], counters: readonly string[]): Map<string, Omit<RuleHit, "subjectLabel" | "sentence" | "latestBranchId" | "subjectUserId">> {
-  const bySubject = new Map<string, Omit<RuleHit, "subjectLabel" | "sentence" | "latestBranchId" | "subjectUserId">>();
+type PartialHit = Omit<RuleHit, "subjectLabel" | "sentence" | "latestBranchId" | "subjectUserId" | "severity">;
+
+function mergeTriggers(rule: RuleVersion, found: TriggerRow[], counters: readonly string[]): Map<string, PartialHit> {
+  const bySubject = new Map<string, PartialHit>();
   for (const row of found) {
     let hit = bySubject.get(row.subject);
     if (!hit) {
@@ -194,12 +198,107 @@ async function staffIdAccess(db: DbExecutor, rule: RuleVersion, window: Window, 
   return [...overLimit, ...strayReveals];
 }
 
+async function retryThenSuccess(db: DbExecutor, rule: RuleVersion, window: Window, filter: SubjectFilter): Promise<TriggerRow[]> {
+  const p = paramsOf({ ruleKey: "retry_then_success", params: rule.params });
+  return rows<TriggerRow>(
+    db,
+    sql`select t.id_number_index as subject, ${ms(sql`t.created_at`)} as at_ms, t.branch_id::text as branch_id,
+               count(*)::int as failures,
+               count(*) filter (where u.issued_by_user_id <> t.issued_by_user_id or u.branch_id <> t.branch_id
+                                   or u.phone_number_index is distinct from t.phone_number_index)::int as elsewhere,
+               t.id::text || ',' || string_agg(u.id::text, ',') as token_ids, null as audit_ids, ${ms(sql`min(u.created_at)`)} as first_ms
+          from token_requests t
+          join token_requests u on u.id_number_index = t.id_number_index and u.live_state in ('failed', 'expired')
+           and u.created_at > t.created_at - ${hours(p.windowHours)} and u.created_at < t.created_at
+         where t.live_state = 'successful' and t.id_number_index is not null
+           and t.created_at >= ${at(window.from)} and t.created_at < ${at(window.to)}
+           and ${inList(sql`t.id_number_index`, filter.idIndexes)}
+         group by t.id, t.id_number_index, t.created_at, t.branch_id
+        having count(*) >= ${p.minFailures}`,
+  );
+}
+
+async function newPhoneAfterVerified(db: DbExecutor, rule: RuleVersion, window: Window, filter: SubjectFilter): Promise<TriggerRow[]> {
+  const p = paramsOf({ ruleKey: "new_phone_after_verified", params: rule.params });
+  const since = sql`t.created_at - ${hours(p.lookbackDays * 24)}`;
+  // The ID verified before, a phone was known for it before, and this phone never was.
+  return rows<TriggerRow>(
+    db,
+    sql`select t.id_number_index as subject, ${ms(sql`t.created_at`)} as at_ms, t.branch_id::text as branch_id, 1 as tokens,
+               t.id::text || ',' || (select string_agg(v.id::text, ',') from token_requests v
+                                      where v.id_number_index = t.id_number_index and v.live_state = 'successful'
+                                        and v.created_at > ${since} and v.created_at < t.created_at) as token_ids,
+               null as audit_ids, ${ms(sql`t.created_at`)} as first_ms
+          from token_requests t
+         where t.kind = 'remote' and t.id_number_index is not null and t.phone_number_index is not null
+           and t.created_at >= ${at(window.from)} and t.created_at < ${at(window.to)}
+           and ${inList(sql`t.id_number_index`, filter.idIndexes)}
+           and exists (select 1 from token_requests v where v.id_number_index = t.id_number_index and v.live_state = 'successful'
+                         and v.created_at > ${since} and v.created_at < t.created_at)
+           and exists (select 1 from token_requests k where k.id_number_index = t.id_number_index and k.phone_number_index is not null
+                         and k.created_at > ${since} and k.created_at < t.created_at)
+           and not exists (select 1 from token_requests w where w.id_number_index = t.id_number_index and w.phone_number_index = t.phone_number_index
+                             and w.created_at < t.created_at)`,
+  );
+}
+
+async function cardFailThenOtherId(db: DbExecutor, rule: RuleVersion, window: Window, filter: SubjectFilter): Promise<TriggerRow[]> {
+  const p = paramsOf({ ruleKey: "card_fail_then_other_id", params: rule.params });
+  // The subject is the Ghana Card that failed; the trigger, the other document's token after it.
+  return rows<TriggerRow>(
+    db,
+    sql`select f.id_number_index as subject, ${ms(sql`t.created_at`)} as at_ms, t.branch_id::text as branch_id, 1 as tokens,
+               f.id::text || ',' || t.id::text as token_ids, null as audit_ids, ${ms(sql`f.created_at`)} as first_ms
+          from token_requests t
+          join token_requests f on f.id_type = 'GHANA_CARD' and f.result_status = 'FAILED' and f.id_number_index is not null
+           and f.result_at <= t.created_at and f.result_at > t.created_at - ${hours(p.windowHours)}
+           and (f.reference_index = t.reference_index or f.phone_number_index = t.phone_number_index)
+         where t.id_type <> 'GHANA_CARD' and t.created_at >= ${at(window.from)} and t.created_at < ${at(window.to)}
+           and (${inList(sql`f.id_number_index`, filter.idIndexes)} or ${inList(sql`t.id_number_index`, filter.idIndexes)})`,
+  );
+}
+
+async function tellerFailureRate(db: DbExecutor, rule: RuleVersion, window: Window, filter: SubjectFilter): Promise<TriggerRow[]> {
+  const p = paramsOf({ ruleKey: "teller_failure_rate", params: rule.params });
+  // The bank's check as an oracle: a teller trying many ID numbers that mostly fail.
+  const failing = await rows<TriggerRow>(
+    db,
+    sql`select t.issued_by_user_id as subject, ${ms(sql`t.created_at`)} as at_ms, t.branch_id::text as branch_id,
+               count(distinct u.id_number_index)::int as id_numbers,
+               count(*) filter (where u.live_state in ('failed', 'expired', 'invalid'))::int as failed, count(*)::int as tokens,
+               string_agg(u.id::text, ',') as token_ids, null as audit_ids, ${ms(sql`min(u.created_at)`)} as first_ms
+          from token_requests t
+          join token_requests u on u.issued_by_user_id = t.issued_by_user_id
+           and u.created_at > t.created_at - interval '24 hours' and u.created_at <= t.created_at
+         where t.created_at >= ${at(window.from)} and t.created_at < ${at(window.to)}
+           and ${inList(sql`t.issued_by_user_id`, filter.userIds)}
+         group by t.id, t.issued_by_user_id, t.created_at, t.branch_id
+        having count(distinct u.id_number_index) >= ${p.minIdNumbers}
+           and count(*) filter (where u.live_state in ('failed', 'expired', 'invalid')) >= ${p.minFailedShare}::float8 * count(*)`,
+  );
+  // Tokens outside opening hours, on the bank's clock (Ghana keeps UTC all year).
+  const outOfHours = await rows<TriggerRow>(
+    db,
+    sql`select t.issued_by_user_id as subject, ${ms(sql`t.created_at`)} as at_ms, t.branch_id::text as branch_id, 1 as out_of_hours,
+               t.id::text as token_ids, null as audit_ids, ${ms(sql`t.created_at`)} as first_ms
+          from token_requests t
+         where t.created_at >= ${at(window.from)} and t.created_at < ${at(window.to)}
+           and ${inList(sql`t.issued_by_user_id`, filter.userIds)}
+           and (extract(hour from t.created_at at time zone 'UTC') < ${p.openHour} or extract(hour from t.created_at at time zone 'UTC') >= ${p.closeHour})`,
+  );
+  return [...failing, ...outOfHours];
+}
+
 const evaluators: Partial<Record<RuleKey, { run: (db: DbExecutor, rule: RuleVersion, window: Window, filter: SubjectFilter) => Promise<TriggerRow[]>; counters: string[] }>> = {
   same_id_velocity: { run: sameIdVelocity, counters: ["tokens", "branches", "span_ms"] },
   mule_phone: { run: mulePhone, counters: ["id_numbers", "tokens"] },
   phone_abroad: { run: phoneAbroad, counters: ["tokens"] },
   fingerprint_two_branches: { run: fingerprintTwoBranches, counters: ["branches", "tokens", "span_ms"] },
   staff_id_access: { run: staffIdAccess, counters: ["reveals", "searches", "full_exports", "stray_reveals"] },
+  retry_then_success: { run: retryThenSuccess, counters: ["failures", "elsewhere"] },
+  new_phone_after_verified: { run: newPhoneAfterVerified, counters: ["tokens"] },
+  card_fail_then_other_id: { run: cardFailThenOtherId, counters: ["tokens"] },
+  teller_failure_rate: { run: tellerFailureRate, counters: ["id_numbers", "failed", "tokens", "out_of_hours"] },
 };
 
 /** The rules this build can evaluate; the others are data waiting for their evaluator. */
@@ -229,7 +328,8 @@ export async function evaluateRules(db: DbExecutor, rules: readonly RuleVersion[
     const labels = await subjectFacts(db, ruleSubjects[rule.ruleKey], [...merged.keys()], options.to);
     for (const partial of merged.values()) {
       const facts = labels.get(partial.subjectKey) ?? { label: "(erased)", latestBranchId: null, branches: 0 };
-      const hit: RuleHit = { ...partial, subjectLabel: facts.label, latestBranchId: facts.latestBranchId, subjectUserId: partial.subjectType === "staff" ? partial.subjectKey : null, sentence: "" };
+      const severity = rule.ruleKey === "retry_then_success" && (partial.counts.elsewhere ?? 0) > 0 ? "high" : rule.severity;
+      const hit: RuleHit = { ...partial, subjectLabel: facts.label, latestBranchId: facts.latestBranchId, subjectUserId: partial.subjectType === "staff" ? partial.subjectKey : null, sentence: "", severity };
       hit.sentence = sentenceOf(hit);
       hits.push(hit);
     }
@@ -285,6 +385,20 @@ export function sentenceOf(hit: Pick<RuleHit, "rule" | "subjectType" | "subjectL
     case "fingerprint_two_branches":
       what = `fingerprint tokens at ${c.branches} branches within ${spanWords(c.span_ms ?? 0)}`;
       break;
+    case "retry_then_success":
+      what = `${c.failures} failed or expired tokens, then a success${c.elsewhere ? " from another teller, branch or phone" : ""}`;
+      break;
+    case "new_phone_after_verified":
+      what = "a remote link to a phone never seen for this ID, which verified before";
+      break;
+    case "card_fail_then_other_id":
+      what = "a Ghana Card failure, then a token for another ID type to the same reference or phone";
+      break;
+    case "teller_failure_rate": {
+      const parts = [c.id_numbers ? `${c.id_numbers} ID numbers in 24 h, ${c.failed} of ${c.tokens} tokens failed, expired or invalid` : "", c.out_of_hours ? "tokens outside opening hours" : ""].filter(Boolean);
+      what = parts.join("; ");
+      break;
+    }
     case "staff_id_access": {
       const parts = [
         c.reveals ? `${c.reveals} ID reveals` : "",

@@ -52,9 +52,9 @@ export async function evaluateChanges(db: Database, options: { owner: string; no
       await tx.update(riskEvaluatorState).set({ tokenVersionCursor: maxVersion, auditSeqCursor: maxSeq, evaluatedAt: now, leaseOwner: options.owner }).where(eq(riskEvaluatorState.id, 1));
       return { ...idle, ran: true, tokenCursor: maxVersion, auditCursor: maxSeq };
     }
-    const changed = await rowsOf<{ id_index: string | null; phone_index: string | null; created_ms: number; version: string | number }>(
+    const changed = await rowsOf<{ id_index: string | null; phone_index: string | null; issuer: string; created_ms: number; version: string | number }>(
       tx,
-      sql`select id_number_index as id_index, phone_number_index as phone_index, (extract(epoch from created_at) * 1000)::float8 as created_ms, shown_version as version
+      sql`select id_number_index as id_index, phone_number_index as phone_index, issued_by_user_id as issuer, (extract(epoch from created_at) * 1000)::float8 as created_ms, shown_version as version
             from token_requests where shown_version > ${Math.max(0, tokenCursor - versionMargin)} and shown_version <= ${maxVersion}
            order by shown_version limit ${tokenBatch}`,
     );
@@ -73,7 +73,8 @@ export async function evaluateChanges(db: Database, options: { owner: string; no
     if (times.length > 0) {
       const idIndexes = [...new Set(changed.map((row) => row.id_index).filter((value): value is string => value !== null))];
       const phoneIndexes = [...new Set(changed.map((row) => row.phone_index).filter((value): value is string => value !== null))];
-      const userIds = [...new Set(counted.map((row) => row.actor!))];
+      // Staff subjects: who read ID numbers (rule 8) and who issued the changed tokens (rule 7).
+      const userIds = [...new Set([...counted.map((row) => row.actor!), ...changed.map((row) => row.issuer)])];
       const rules = await loadActiveRules(tx);
       // Triggers are the changed rows themselves: from the oldest of them, to a minute past now
       // (a row's created_at is its writer's clock).

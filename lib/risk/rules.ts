@@ -130,6 +130,22 @@ export function thresholdWords(rule: { ruleKey: RuleKey; params: Record<string, 
       const p = paramsOf({ ruleKey: rule.ruleKey, params: rule.params });
       return `> ${p.maxReveals} reveals, > ${p.maxSearches} searches or > ${p.maxFullExports} full-ID exports in 24 h, or a reveal with no token at the branch in ${p.noTokenLookbackDays} days`;
     }
+    case "retry_then_success": {
+      const p = paramsOf({ ruleKey: rule.ruleKey, params: rule.params });
+      return `≥ ${p.minFailures} failures then a success in ${p.windowHours} h`;
+    }
+    case "new_phone_after_verified": {
+      const p = paramsOf({ ruleKey: rule.ruleKey, params: rule.params });
+      return `verified in the last ${p.lookbackDays} days`;
+    }
+    case "card_fail_then_other_id": {
+      const p = paramsOf({ ruleKey: rule.ruleKey, params: rule.params });
+      return `within ${p.windowHours} h`;
+    }
+    case "teller_failure_rate": {
+      const p = paramsOf({ ruleKey: rule.ruleKey, params: rule.params });
+      return `≥ ${p.minIdNumbers} ID numbers and ≥ ${Math.round(p.minFailedShare * 100)} % failed in 24 h, or outside ${p.openHour}:00–${p.closeHour}:00`;
+    }
     case "fingerprint_two_branches": {
       const p = paramsOf({ ruleKey: rule.ruleKey, params: rule.params });
       return `2 branches within ${p.windowHours} h`;

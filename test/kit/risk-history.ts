@@ -25,11 +25,24 @@ const hour = 3_600_000;
 const minute = 60_000;
 const day = 24 * hour;
 
-type TokenSpec = { name: string; at: number; branch: "A" | "B" | "C"; kind: "fingerprint" | "remote"; idNumber: string; phone?: string };
+type Outcome = "successful" | "failed" | "expired";
+type TokenSpec = {
+  name: string;
+  at: number;
+  branch: "A" | "B" | "C";
+  kind: "fingerprint" | "remote";
+  idNumber: string;
+  phone?: string;
+  idType?: "GHANA_CARD" | "VOTER";
+  /** The token's end, 30 min after issue (the background ends successful). */
+  outcome?: Outcome;
+  /** Another teller of the branch (rule 7's tellers). */
+  teller?: "T7" | "T7b" | "T7c";
+};
 
 export type RiskHistory = {
   branchIds: Record<"A" | "B" | "C", string>;
-  tellerIds: Record<"A" | "B" | "C", string>;
+  tellerIds: Record<"A" | "B" | "C" | "T7" | "T7b" | "T7c", string>;
   /** Token ids by the fixture's name for them. */
   tokens: Record<string, string>;
   idIndexOf: (idNumber: string) => string;
@@ -44,18 +57,20 @@ const phone = (n: number) => `024${String(1_000_000 + n).padStart(7, "0")}`;
 
 export async function seedRiskHistory(db: DbExecutor, keys: PiiKeys): Promise<RiskHistory> {
   const branchIds = { A: "", B: "", C: "" } as Record<"A" | "B" | "C", string>;
-  const tellerIds = { A: "", B: "", C: "" } as Record<"A" | "B" | "C", string>;
+  const tellerIds = { A: "", B: "", C: "", T7: "", T7b: "", T7c: "" } as Record<"A" | "B" | "C" | "T7" | "T7b" | "T7c", string>;
   for (const name of ["A", "B", "C"] as const) {
     branchIds[name] = (await aBranch(db, { name: `Risk history ${name}` })).id;
     tellerIds[name] = (await aStaffMember(db, { role: "teller", branchId: branchIds[name] })).userId;
   }
+  for (const name of ["T7", "T7b", "T7c"] as const) tellerIds[name] = (await aStaffMember(db, { role: "teller", branchId: branchIds.C })).userId;
   const t0 = historyStart.getTime();
   const specs: TokenSpec[] = [];
-  // Background: 120 customers, one token each, a Ghana phone each, spread over the two weeks.
+  // Background: 120 customers, one token each, a Ghana phone each, spread over the two weeks,
+  // all inside opening hours (09:00–15:20), all successful.
   for (let n = 0; n < 120; n += 1) {
     const branch = (["A", "B", "C"] as const)[n % 3]!;
     const kind = n % 2 === 0 ? "remote" : "fingerprint";
-    specs.push({ name: `bg${n}`, at: t0 + ((n * 2.7 * hour) % (13 * day)) + 9 * hour, branch, kind, idNumber: id(1000 + n), phone: kind === "remote" ? phone(1000 + n) : undefined });
+    specs.push({ name: `bg${n}`, at: t0 + (n % 13) * day + 9 * hour + (n % 7) * hour + (n % 3) * 10 * minute, branch, kind, idNumber: id(1000 + n), phone: kind === "remote" ? phone(1000 + n) : undefined });
   }
   // Rule 1: three tokens for one ID in 6 h at one branch; two branches in 5 h (both fingerprint:
   // rule 9 stays quiet because 5 h > 2 h). Near-misses: 3 tokens over 24 h 1 min, 2 tokens 1 h
@@ -69,7 +84,7 @@ export async function seedRiskHistory(db: DbExecutor, keys: PiiKeys): Promise<Ri
   specs.push({ name: "r1b2", at: d4 + 5 * hour, branch: "B", kind: "fingerprint", idNumber: id(2) });
   const d6 = t0 + 6 * day + 8 * hour;
   specs.push({ name: "n1a1", at: d6, branch: "A", kind: "fingerprint", idNumber: id(3) });
-  specs.push({ name: "n1a2", at: d6 + 12 * hour, branch: "A", kind: "fingerprint", idNumber: id(3) });
+  specs.push({ name: "n1a2", at: d6 + 8 * hour, branch: "A", kind: "fingerprint", idNumber: id(3) });
   specs.push({ name: "n1a3", at: d6 + 24 * hour + minute, branch: "A", kind: "fingerprint", idNumber: id(3) });
   specs.push({ name: "n1b1", at: d6 + 2 * hour, branch: "C", kind: "fingerprint", idNumber: id(4) });
   specs.push({ name: "n1b2", at: d6 + 3 * hour, branch: "C", kind: "fingerprint", idNumber: id(4) });
@@ -97,19 +112,63 @@ export async function seedRiskHistory(db: DbExecutor, keys: PiiKeys): Promise<Ri
   specs.push({ name: "n9a2", at: d10 + 3 * hour + minute, branch: "C", kind: "fingerprint", idNumber: id(31) });
   specs.push({ name: "n9b1", at: d10 + 2 * hour, branch: "A", kind: "fingerprint", idNumber: id(32) });
   specs.push({ name: "n9b2", at: d10 + 2 * hour + 30 * minute, branch: "B", kind: "remote", idNumber: id(32), phone: phone(32) });
+  // Rule 2: a failure and an expiry, then a success at another branch within 72 h (3 tokens in
+  // 5 h: rule 1 too). Near-misses: one failure then a success; two failures, the success 72 h 1 min after the second.
+  const d3 = t0 + 3 * day + 9 * hour;
+  specs.push({ name: "r2a", at: d3, branch: "A", kind: "fingerprint", idNumber: id(40), outcome: "failed" });
+  specs.push({ name: "r2b", at: d3 + hour, branch: "A", kind: "fingerprint", idNumber: id(40), outcome: "expired" });
+  specs.push({ name: "r2c", at: d3 + 5 * hour, branch: "B", kind: "fingerprint", idNumber: id(40), outcome: "successful" });
+  specs.push({ name: "n2a1", at: d3, branch: "C", kind: "fingerprint", idNumber: id(41), outcome: "failed" });
+  specs.push({ name: "n2a2", at: d3 + 2 * hour, branch: "C", kind: "fingerprint", idNumber: id(41), outcome: "successful" });
+  specs.push({ name: "n2b1", at: d3, branch: "C", kind: "fingerprint", idNumber: id(42), outcome: "failed" });
+  specs.push({ name: "n2b2", at: d3 + hour, branch: "C", kind: "fingerprint", idNumber: id(42), outcome: "failed" });
+  specs.push({ name: "n2b3", at: d3 + 73 * hour + minute, branch: "C", kind: "fingerprint", idNumber: id(42), outcome: "successful" });
+  // Rule 4: an ID verified on one phone, then a link to a new phone. Near-misses: the same phone
+  // again; a new phone for an ID that never verified.
+  const d5 = t0 + 5 * day + 10 * hour;
+  specs.push({ name: "r4a", at: d5, branch: "A", kind: "remote", idNumber: id(50), phone: phone(50) });
+  specs.push({ name: "r4b", at: d5 + 4 * day, branch: "A", kind: "remote", idNumber: id(50), phone: phone(150) });
+  specs.push({ name: "n4a1", at: d5, branch: "B", kind: "remote", idNumber: id(51), phone: phone(51) });
+  specs.push({ name: "n4a2", at: d5 + 4 * day, branch: "B", kind: "remote", idNumber: id(51), phone: phone(51) });
+  specs.push({ name: "n4b1", at: d5, branch: "B", kind: "remote", idNumber: id(52), phone: phone(52), outcome: "failed" });
+  specs.push({ name: "n4b2", at: d5 + 4 * day, branch: "B", kind: "remote", idNumber: id(52), phone: phone(152) });
+  // Rule 6: a Ghana Card link fails (30 min after issue), and 1 h after that failure a voter-ID
+  // link goes to the same phone. Near-miss: the voter-ID link 2 h 1 min after the failure.
+  const d11 = t0 + 11 * day + 9 * hour;
+  specs.push({ name: "r6a", at: d11, branch: "A", kind: "remote", idNumber: id(60), phone: phone(60), outcome: "failed" });
+  specs.push({ name: "r6b", at: d11 + 90 * minute, branch: "A", kind: "remote", idNumber: "7000000061", idType: "VOTER", phone: phone(60) });
+  specs.push({ name: "n6a", at: d11, branch: "B", kind: "remote", idNumber: id(62), phone: phone(62), outcome: "failed" });
+  specs.push({ name: "n6b", at: d11 + 151 * minute, branch: "B", kind: "remote", idNumber: "7000000063", idType: "VOTER", phone: phone(62) });
+  // Rule 7: teller T7, 10 ID numbers in 5 h, 8 failed (80 %); near-misses T7b (10, 7 failed) and
+  // T7c (9, all failed). Out of hours: one token at 06:30 by branch B's teller; near-miss 08:00.
+  const d12 = t0 + 12 * day + 9 * hour;
+  for (let n = 0; n < 10; n += 1) {
+    specs.push({ name: `r7t${n}`, at: d12 + n * 30 * minute, branch: "C", kind: "fingerprint", idNumber: id(100 + n), teller: "T7", outcome: n < 8 ? "failed" : "successful" });
+    specs.push({ name: `n7b${n}`, at: d12 + n * 30 * minute, branch: "C", kind: "fingerprint", idNumber: id(110 + n), teller: "T7b", outcome: n < 7 ? "failed" : "successful" });
+    if (n < 9) specs.push({ name: `n7c${n}`, at: d12 + n * 30 * minute, branch: "C", kind: "fingerprint", idNumber: id(120 + n), teller: "T7c", outcome: "failed" });
+  }
+  specs.push({ name: "r7h", at: t0 + 12 * day + 6 * hour + 30 * minute, branch: "B", kind: "fingerprint", idNumber: id(130) });
+  specs.push({ name: "n7h", at: t0 + 12 * day + 8 * hour, branch: "B", kind: "fingerprint", idNumber: id(131) });
 
   const tokens: Record<string, string> = {};
   const rows = specs.map((spec) => {
     const rowId = randomUUID();
     tokens[spec.name] = rowId;
     const canonical = spec.idNumber.replace(/[^A-Z0-9]/g, "");
+    const outcome = spec.outcome ?? "successful";
+    const resultAt = new Date(spec.at + 30 * minute);
     return {
       id: rowId,
       idempotencyKey: randomUUID(),
       requestFingerprint: `fp-${rowId}`,
       kind: spec.kind,
-      idType: "GHANA_CARD" as const,
-      issuedByUserId: tellerIds[spec.branch],
+      idType: spec.idType ?? ("GHANA_CARD" as const),
+      liveState: outcome,
+      resultStatus: outcome === "successful" ? ("SUCCESSFUL" as const) : outcome === "failed" ? ("FAILED" as const) : null,
+      resultAt: outcome === "expired" ? null : resultAt,
+      finishedAt: resultAt,
+      issuedAt: new Date(spec.at),
+      issuedByUserId: tellerIds[spec.teller ?? spec.branch],
       branchId: branchIds[spec.branch],
       createdAt: new Date(spec.at),
       outcome: "issued" as const,
@@ -136,12 +195,16 @@ export async function seedRiskHistory(db: DbExecutor, keys: PiiKeys): Promise<Ri
     expected: {
       // id(30), id(31) and id(32), the near-misses of rule 9, are two branches within 24 h for rule 1.
       same_id_velocity: {
-        subjects: [id(1), id(2), id(30), id(31), id(32)].map(idIndexOf),
-        tokenNames: ["r1a1", "r1a2", "r1a3", "r1b1", "r1b2", "r9a", "r9b", "n9a1", "n9a2", "n9b1", "n9b2"],
+        subjects: [id(1), id(2), id(30), id(31), id(32), id(40)].map(idIndexOf),
+        tokenNames: ["r1a1", "r1a2", "r1a3", "r1b1", "r1b2", "r9a", "r9b", "n9a1", "n9a2", "n9b1", "n9b2", "r2a", "r2b", "r2c"],
       },
       mule_phone: { subjects: [phoneIndexOf(phone(1))], tokenNames: ["r3a", "r3b", "r3c"] },
       phone_abroad: { subjects: [phoneIndexOf("+447700900123")], tokenNames: ["r5"] },
       fingerprint_two_branches: { subjects: [idIndexOf(id(30))], tokenNames: ["r9a", "r9b"] },
+      retry_then_success: { subjects: [idIndexOf(id(40))], tokenNames: ["r2a", "r2b", "r2c"] },
+      new_phone_after_verified: { subjects: [idIndexOf(id(50))], tokenNames: ["r4a", "r4b"] },
+      card_fail_then_other_id: { subjects: [idIndexOf(id(60))], tokenNames: ["r6a", "r6b"] },
+      teller_failure_rate: { subjects: [tellerIds.T7, tellerIds.B].sort(), tokenNames: [...Array.from({ length: 10 }, (_, n) => `r7t${n}`), "r7h"] },
     },
   };
 }
