@@ -15,9 +15,9 @@ import { z } from "zod";
 import { closeDb, getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { isAppError } from "@/lib/errors";
-import { addressPolicyFrom } from "@/lib/webhooks/address-policy";
-import { addEndpointAsOperator } from "@/lib/webhooks/endpoints";
+import { addEndpointAsOperator, urlRulesFrom } from "@/lib/webhooks/endpoints";
 import { SUBSCRIBABLE_EVENT_TYPES } from "@/lib/webhooks/schemas";
+import { urlProblemOf } from "@/lib/webhooks/send";
 
 const usage = `Usage: npm run webhooks:add -- --url <https://…> --events ${SUBSCRIBABLE_EVENT_TYPES.join(",")} [--description "<what it is>"]`;
 
@@ -37,12 +37,16 @@ async function main(): Promise<void> {
   }
   if (!values.url) throw new Error(`Missing --url.\n${usage}`);
   const settings = env();
+  const rules = urlRulesFrom(settings);
+  // Checked before the database opens (the same check runs again inside): a wrong URL fails fast.
+  const problem = urlProblemOf(values.url, rules);
+  if (problem) throw new Error(`The URL ${problem}.`);
   const events = values.events.split(",").map((entry) => entry.trim()).filter(Boolean);
   const { endpoint, secret } = await addEndpointAsOperator(
     await getDb(),
     "webhooks:add",
     { url: values.url, events: events as Array<(typeof SUBSCRIBABLE_EVENT_TYPES)[number]>, description: values.description },
-    { policy: addressPolicyFrom(settings), requireHttps: settings.APP_ENV === "production" },
+    rules,
     new Date(),
   );
   console.log(`Added webhook endpoint ${endpoint.id} for ${endpoint.events.join(", ")} at ${endpoint.url}; it is active now.`);

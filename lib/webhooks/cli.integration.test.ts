@@ -76,5 +76,6 @@ describe("npm run webhooks:add", () => {
       await scratch.destroy();
       await new Promise((resolve) => receiver.close(resolve));
     }
-  });
+    // Two processes, the first of which migrates a new database: slow on a busy two-core machine.
+  }, 180_000);
 });
