@@ -12,7 +12,7 @@ test("an administrator proposes a key, a second approves and sees it once, the k
   const page = await first.newPage();
   await page.goto("/admin/api-keys");
   await page.getByLabel("Integration").fill(name);
-  await page.getByLabel(/^ACC — /).check();
+  await page.locator("#branch-ACC").check();
   await page.getByRole("button", { name: "Propose the key" }).click();
   await expect(page.getByText(`Proposed: "${name}"`)).toBeVisible();
   const proposal = page.locator(`li[data-api-key="${name}"]`);

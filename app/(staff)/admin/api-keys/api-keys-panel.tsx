@@ -284,13 +284,13 @@ function ProposeForm({
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-1 font-semibold">Scopes</legend>
         {API_SCOPES.map((scope) => (
-          <CheckboxField key={scope} id={`scope-${scope}`} label={`${scope}: ${apiScopeLabels[scope]}`} checked={scopes.includes(scope)} onChange={(event) => setScopes(toggle(scopes, scope, event.target.checked))} />
+          <CheckboxField key={scope} id={`scope-${scope}`} label={scope} description={apiScopeLabels[scope]} checked={scopes.includes(scope)} onChange={(event) => setScopes(toggle(scopes, scope, event.target.checked))} />
         ))}
       </fieldset>
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-1 font-semibold">Branches it may act for</legend>
         {branches.map((branch) => (
-          <CheckboxField key={branch.id} id={`branch-${branch.code}`} label={`${branch.code} — ${branch.name}`} checked={branchIds.includes(branch.id)} onChange={(event) => setBranchIds(toggle(branchIds, branch.id, event.target.checked))} />
+          <CheckboxField key={branch.id} id={`branch-${branch.code}`} label={branch.code} description={branch.name} checked={branchIds.includes(branch.id)} onChange={(event) => setBranchIds(toggle(branchIds, branch.id, event.target.checked))} />
         ))}
       </fieldset>
       <div>
