@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { forEachDatabase, openScratchDatabase, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { historyEnd, historyStart, seedRiskAccessHistory, seedRiskHistory, type RiskHistory } from "@/test/kit/risk-history";
-import { loadActiveRules } from "./rule-versions";
+import { riskAlerts } from "@/lib/db/schema";
+import { aStaffMember } from "@/test/kit/builders";
+import { decideRuleVersion, loadActiveRules, loadRuleVersions, proposeRuleVersion } from "./rule-versions";
 import { runBacktest, type BacktestReport } from "./backtest";
 import { evaluateRules } from "./evaluate";
 
@@ -70,5 +72,35 @@ forEachDatabase("risk rules backtest", (driver) => {
     expect(heavy.tokenIds).toEqual([access.recentTokenId]);
     expect(heavy.sentence).toBe(`Staff ${access.staff.heavy.username}: 21 ID reveals in 24 h — rule 8 v1, > 20 reveals, > 30 searches or > 3 full-ID exports in 24 h, or a reveal with no token at the branch in 30 days`);
     expect(hits.find((hit) => hit.subjectKey === access.staff.stray.userId)!.counts.stray_reveals).toBe(1);
+  });
+
+  it("backtests a pending threshold change beside the live version, makes no alert, and applies it only once a second person approves, from then on", async () => {
+    const people = [];
+    for (const name of ["one", "two"]) {
+      const member = await aStaffMember(scratch.db, { role: "head_office_supervisor", branchId: history.branchIds.A, username: `risk.hq.${name}.${driver}` });
+      people.push({ userId: member.userId, username: member.username, role: "head_office_supervisor" as const });
+    }
+    const [proposer, approver] = people as [(typeof people)[number], (typeof people)[number]];
+    const live = (await loadActiveRules(scratch.db)).find((rule) => rule.ruleKey === "same_id_velocity")!;
+    const pending = await proposeRuleVersion(scratch.db, proposer, { ruleKey: "same_id_velocity", params: { minTokens: 2 }, severity: "high", mode: "live", reason: "Two tokens a day is already unusual here." });
+    expect(pending).toMatchObject({ status: "pending", version: 2, params: { windowHours: 24, minTokens: 2, minBranches: 2 } });
+    expect((await loadActiveRules(scratch.db)).find((rule) => rule.ruleKey === "same_id_velocity")!.version).toBe(1);
+
+    const [candidate] = await loadRuleVersions(scratch.db, [pending.id]);
+    const side = await runBacktest(scratch.db, [live, candidate!], { from: historyStart, to: historyEnd });
+    const subjectsOf = (version: number) => new Set(side.hits.filter((hit) => hit.rule.version === version).map((hit) => hit.subjectKey));
+    for (const subject of subjectsOf(1)) expect(subjectsOf(2).has(subject)).toBe(true);
+    // The near-misses of two tokens (id 4: 1 h apart; id 41 and id 42: a failure then more) now match.
+    expect(subjectsOf(2).has(history.idIndexOf("GHA-700000004-4"))).toBe(true);
+    expect(subjectsOf(2).size).toBeGreaterThan(subjectsOf(1).size);
+    expect(await scratch.db.select().from(riskAlerts)).toEqual([]);
+
+    await expect(decideRuleVersion(scratch.db, proposer, pending.id, true)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const approvedAt = new Date();
+    await decideRuleVersion(scratch.db, approver, pending.id, true, approvedAt);
+    const active = (await loadActiveRules(scratch.db)).find((rule) => rule.ruleKey === "same_id_velocity")!;
+    expect(active).toMatchObject({ version: 2, activeFrom: approvedAt });
+    // From its approval on: the history it was backtested on makes no live hit.
+    expect(await evaluateRules(scratch.db, [active], { from: historyStart, to: historyEnd, respectActiveFrom: true })).toEqual([]);
   });
 });

@@ -1,8 +1,12 @@
 import "server-only";
-import { and, asc, eq, inArray } from "drizzle-orm";
-import type { DbExecutor } from "@/lib/db/types";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { recordAuditEvent } from "@/lib/audit";
+import { hasPermission } from "@/lib/auth/permissions";
+import type { Database, DbExecutor } from "@/lib/db/types";
 import { riskRuleVersions, type RiskRuleVersion } from "@/lib/db/schema";
-import { isRuleKey, type RuleVersion } from "./rules";
+import type { StaffRole } from "@/lib/domain/staff-roles";
+import { AppError } from "@/lib/errors";
+import { isRuleKey, paramsOf, type RuleKey, type RuleMode, type RuleVersion, type Severity } from "./rules";
 
 export function toRuleVersion(row: RiskRuleVersion): RuleVersion | null {
   if (!isRuleKey(row.ruleKey)) return null;
@@ -24,4 +28,56 @@ export async function loadRuleVersions(db: DbExecutor, ids: readonly string[]): 
     .where(and(inArray(riskRuleVersions.id, [...ids])))
     .orderBy(asc(riskRuleVersions.ruleKey), asc(riskRuleVersions.version));
   return found.map(toRuleVersion).filter((rule): rule is RuleVersion => rule !== null);
+}
+
+export type RuleChange = { ruleKey: RuleKey; params: Record<string, unknown>; severity: Severity; mode: RuleMode; reason: string };
+type Actor = { userId: string; username: string; role: StaffRole };
+
+/**
+ * A change to a rule is a new version, pending until a second person approves it (as role grants,
+ * ADR 0020): head office proposes and approves; the proposer never approves their own. One
+ * pending version per rule at a time. Audited, with no branch (a branch's trail shows no rule).
+ */
+export async function proposeRuleVersion(db: Database, actor: Actor, change: RuleChange): Promise<RiskRuleVersion> {
+  if (!hasPermission(actor.role, "risk.cases") || !hasPermission(actor.role, "branches.all")) throw new AppError("FORBIDDEN", "rule changes are head office's");
+  if (change.reason.trim().length < 5) throw new AppError("VALIDATION", "reason too short", { userMessage: "Say why the rule changes (a sentence)." });
+  return db.transaction(async (tx) => {
+    const versions = await tx.select().from(riskRuleVersions).where(eq(riskRuleVersions.ruleKey, change.ruleKey)).orderBy(desc(riskRuleVersions.version)).for("update");
+    if (versions.some((version) => version.status === "pending")) throw new AppError("CONFLICT", "a change is pending", { userMessage: "A change to this rule already waits for approval." });
+    const [created] = await tx
+      .insert(riskRuleVersions)
+      .values({
+        ruleKey: change.ruleKey,
+        version: (versions[0]?.version ?? 0) + 1,
+        params: paramsOf({ ruleKey: change.ruleKey, params: change.params }) as Record<string, unknown>,
+        severity: change.severity,
+        mode: change.mode,
+        status: "pending",
+        proposedByUserId: actor.userId,
+        reason: change.reason.trim(),
+      })
+      .returning();
+    await recordAuditEvent(tx, { action: "risk.rule_proposed", actor: { userId: actor.userId, username: actor.username }, subject: { type: "risk_rule_version", id: created!.id }, details: { rule: change.ruleKey, version: created!.version, params: created!.params, mode: change.mode, severity: change.severity } });
+    return created!;
+  });
+}
+
+/** Approves a pending version: it becomes the active one from now on; the previous one retires. */
+export async function decideRuleVersion(db: Database, actor: Actor, versionId: string, approve: boolean, now = new Date()): Promise<RiskRuleVersion> {
+  if (!hasPermission(actor.role, "risk.cases") || !hasPermission(actor.role, "branches.all")) throw new AppError("FORBIDDEN", "rule changes are head office's");
+  return db.transaction(async (tx) => {
+    const [pending] = await tx.select().from(riskRuleVersions).where(and(eq(riskRuleVersions.id, versionId), eq(riskRuleVersions.status, "pending"))).for("update");
+    if (!pending) throw new AppError("NOT_FOUND", `no pending rule version ${versionId}`);
+    if (pending.proposedByUserId === actor.userId) throw new AppError("FORBIDDEN", "proposer cannot approve", { userMessage: "A second person must approve a rule change." });
+    if (approve) {
+      await tx.update(riskRuleVersions).set({ status: "retired", retiredAt: now }).where(and(eq(riskRuleVersions.ruleKey, pending.ruleKey), eq(riskRuleVersions.status, "active")));
+    }
+    const [decided] = await tx
+      .update(riskRuleVersions)
+      .set(approve ? { status: "active", approvedByUserId: actor.userId, approvedAt: now } : { status: "rejected", approvedByUserId: actor.userId, retiredAt: now })
+      .where(eq(riskRuleVersions.id, versionId))
+      .returning();
+    await recordAuditEvent(tx, { action: approve ? "risk.rule_approved" : "risk.rule_rejected", actor: { userId: actor.userId, username: actor.username }, subject: { type: "risk_rule_version", id: versionId }, details: { rule: pending.ruleKey, version: pending.version } });
+    return decided!;
+  });
 }
