@@ -67,12 +67,18 @@ function blockListsOf(ranges: Array<[string, number, Family]>): FamilyLists {
 
 const alwaysRefused = blockListsOf(ALWAYS_REFUSED);
 const notPublic = blockListsOf(NOT_PUBLIC);
+const loopback = blockListsOf([["127.0.0.0", 8, "ipv4"], ["::1", 128, "ipv6"]]);
 
-export type AddressPolicy = { allowedCidrs: readonly string[] };
+export type AddressPolicy = {
+  allowedCidrs: readonly string[];
+  /** Production: loopback is refused even when a wide allow-list range would cover it. */
+  refusesLoopback?: boolean;
+};
 
 /** The allow-list from the settings: unset means loopback in local and test runs, nothing in production. */
 export function addressPolicyFrom(settings: { APP_ENV: string; WEBHOOK_ALLOWED_CIDRS?: string[] | undefined }): AddressPolicy {
-  return { allowedCidrs: settings.WEBHOOK_ALLOWED_CIDRS ?? (settings.APP_ENV === "production" ? [] : ["127.0.0.0/8", "::1/128"]) };
+  const isProduction = settings.APP_ENV === "production";
+  return { allowedCidrs: settings.WEBHOOK_ALLOWED_CIDRS ?? (isProduction ? [] : ["127.0.0.0/8", "::1/128"]), refusesLoopback: isProduction };
 }
 
 const allowListCache = new WeakMap<AddressPolicy, FamilyLists>();
@@ -98,6 +104,7 @@ export function refusalOf(address: string, policy: AddressPolicy): string | null
   if (version === 0) return `${address} is not an IP address`;
   const family = version === 6 ? "ipv6" : "ipv4";
   if (alwaysRefused[family].check(bare, family)) return `${bare} is never allowed (link-local, metadata, unspecified or IPv4-mapped)`;
+  if (policy.refusesLoopback && loopback[family].check(bare, family)) return `${bare} is a loopback address, refused in production`;
   if (notPublic[family].check(bare, family) && !allowListOf(policy)[family].check(bare, family)) {
     return `${bare} is a private or loopback address outside WEBHOOK_ALLOWED_CIDRS`;
   }

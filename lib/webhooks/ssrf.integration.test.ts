@@ -96,6 +96,8 @@ describe("the address policy", () => {
     expect(refusalOf("127.0.0.1", addressPolicyFrom({ APP_ENV: "local" }))).toBeNull();
     expect(refusalOf("::1", addressPolicyFrom({ APP_ENV: "test" }))).toBeNull();
     expect(refusalOf("127.0.0.1", addressPolicyFrom({ APP_ENV: "production" }))).not.toBeNull();
+    expect(refusalOf("127.0.0.1", addressPolicyFrom({ APP_ENV: "production", WEBHOOK_ALLOWED_CIDRS: ["0.0.0.0/0"] }))).not.toBeNull();
+    expect(refusalOf("10.1.2.3", addressPolicyFrom({ APP_ENV: "production", WEBHOOK_ALLOWED_CIDRS: ["0.0.0.0/0"] }))).toBeNull();
   });
 
   it("wants https:// in production, and no credentials in the URL", () => {
