@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { Database } from "@/lib/db/types";
 import { branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { metrics } from "@/lib/metrics";
@@ -46,8 +46,8 @@ export type AttemptWhoseTokenMayExist = {
   branchName: string | null;
   /** `pending`: no answer recorded yet (the sweep marks it soon); `outcome_unknown`: the SMS path can take it. */
   outcome: "pending" | "outcome_unknown";
-  /** Until then a token of this attempt can still be alive, so its SMS can still be entered. */
-  smsEntryUntil: Date;
+  /** Until then a token of this attempt can still be alive, so its SMS can still be entered; null when it sent no SMS or e-mail (a fingerprint token). */
+  smsEntryUntil: Date | null;
 };
 
 /**
@@ -63,15 +63,24 @@ export async function listAttemptsWhoseTokenMayExist(db: Database, input: { now:
     and(eq(tokenRequests.outcome, "outcome_unknown"), isNull(tokenRequests.token), gt(tokenRequests.createdAt, stillAlive)),
   );
   const rows = await db
-    .select({ id: tokenRequests.id, createdAt: tokenRequests.createdAt, kind: tokenRequests.kind, branchName: branches.name, outcome: tokenRequests.outcome })
+    .select({
+      id: tokenRequests.id,
+      createdAt: tokenRequests.createdAt,
+      kind: tokenRequests.kind,
+      branchName: branches.name,
+      outcome: tokenRequests.outcome,
+      options: tokenRequests.options,
+      hasEmail: isNotNull(tokenRequests.emailEncrypted),
+    })
     .from(tokenRequests)
     .leftJoin(branches, eq(branches.id, tokenRequests.branchId))
     .where(where)
     .orderBy(asc(tokenRequests.createdAt));
-  const attempts = rows.slice(0, input.limit ?? 20).map((row) => ({
+  const attempts = rows.slice(0, input.limit ?? 20).map(({ options, hasEmail, ...row }) => ({
     ...row,
     outcome: row.outcome as AttemptWhoseTokenMayExist["outcome"],
-    smsEntryUntil: new Date(row.createdAt.getTime() + input.issueTimeoutMs + TOKEN_LIFETIME_MS),
+    // The same rule as the SMS path's: only a remote token that sent a link can be read off a phone.
+    smsEntryUntil: row.kind === "remote" && (Boolean(options?.sendSms) || hasEmail) ? new Date(row.createdAt.getTime() + input.issueTimeoutMs + TOKEN_LIFETIME_MS) : null,
   }));
   return { count: rows.length, attempts };
 }

@@ -165,7 +165,7 @@ function defineTests(createDatabase: () => Promise<ScratchDatabase>) {
 
     // The Operations page and the gauge list it until its token is recorded.
     const mayExist = await listAttemptsWhoseTokenMayExist(db, { now: new Date(), issueTimeoutMs: ISSUE_TIMEOUT_MS });
-    expect(mayExist.attempts).toContainEqual(expect.objectContaining({ id: row.id, outcome: "outcome_unknown", kind: "remote", branchName: "Tema – Harbour" }));
+    expect(mayExist.attempts).toContainEqual(expect.objectContaining({ id: row.id, outcome: "outcome_unknown", kind: "remote", branchName: "Tema – Harbour", smsEntryUntil: expect.any(Date) }));
 
     await attachTokenFromSms({ tokenRequestId: row.id, token }, supervisor, "req-attach", { db, upstream, keys, issueTimeoutMs: ISSUE_TIMEOUT_MS });
     expect((await listAttemptsWhoseTokenMayExist(db, { now: new Date(), issueTimeoutMs: ISSUE_TIMEOUT_MS })).attempts.map((attempt) => attempt.id)).not.toContain(row.id);

@@ -168,7 +168,7 @@ export default async function OperationsPage() {
                       <TableCell>{attempt.branchName ?? "—"}</TableCell>
                       <TableCell>{attempt.kind === "remote" ? "Remote" : "Fingerprint"}</TableCell>
                       <TableCell>{attempt.outcome === "pending" ? "No answer recorded (being marked outcome unknown)" : "Outcome unknown"}</TableCell>
-                      <TableCell>{formatDateTime(attempt.smsEntryUntil)}</TableCell>
+                      <TableCell>{attempt.smsEntryUntil ? formatDateTime(attempt.smsEntryUntil) : "— (no SMS or e-mail sent: expires unused)"}</TableCell>
                     </TableRow>
                   ))}
                 </TableBody>
