@@ -38,6 +38,13 @@ export const auditActionLabels = {
   "staff.second_factor_reset_cancelled": "Removal of second factors cancelled",
   "branch.create": "Branch created",
   "branch.rename": "Branch renamed",
+  // The integration API's keys (ADR 0044, lib/api/keys.ts): two administrators to make one.
+  "api_key.requested": "API key proposed (awaits a second administrator)",
+  "api_key.create": "API key made",
+  "api_key.rejected": "API key proposal rejected",
+  "api_key.cancelled": "API key proposal cancelled",
+  "api_key.roll": "API key rolled (the old one works for the overlap)",
+  "api_key.revoke": "API key revoked",
   "token.active_token_warning": "Warned of an active token for the same ID number",
   "token.issue": "Token requested",
   "token.attached_from_sms": "Token entered from the customer's SMS",
