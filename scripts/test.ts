@@ -56,6 +56,7 @@ const stages: Stage[] = [
   { label: "lint", command: "npm", args: ["run", "--silent", "lint"] },
   { label: "type-check", command: "npx", args: ["tsc", "--noEmit"] },
   { label: "systemd units", command: "npx", args: ["tsx", "deploy/systemd/verify-units.ts"] },
+  { label: "OpenAPI document lint", command: "npx", args: ["tsx", "--conditions=react-server", "scripts/openapi-lint.ts"] },
   { label: "unit tests", command: "npx", args: ["vitest", "run", "--project", "unit"] },
   { label: "build", command: "npx", args: ["next", "build"] },
   { label: "first-load JS budget", command: "npx", args: ["tsx", "scripts/bundle-budget.ts"], after: ["build"] },
@@ -68,6 +69,9 @@ const stages: Stage[] = [
     after: ["build"],
     heavy: true,
   },
+  // The failure drills (test/drills: a full disk, PostgreSQL restarts, SIGKILLs) mostly wait on
+  // the processes they stop and start, so they run beside the heavy stages, not in a place of theirs.
+  { label: "failure drills", command: "npx", args: ["vitest", "run", "--project", "drills"], after: ["build"] },
   playwright("end-to-end tests (two instances behind nginx, on PostgreSQL)", {}, ["-c", "e2e/multi-instance"]),
   playwright("end-to-end tests (supervisor review, on demo data)", { E2E_SEED_DEMO: "1", E2E_APP_PORT: "3120", E2E_SANDBOX_PORT: "4120" }),
 ];
