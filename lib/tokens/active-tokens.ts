@@ -37,7 +37,7 @@ export async function findActiveTokensForCustomer(
             gt(tokenRequests.expiresAt, now),
             isNull(tokenRequests.finishedAt),
             isNull(tokenRequests.resultStatus),
-            isNull(tokenRequests.invalidSeenAt),
+            // One "Invalid Token" does not end a token (ADR 0043): a closed one has finished_at.
           ),
           and(eq(tokenRequests.outcome, "pending"), gt(tokenRequests.createdAt, windowStart)),
         ),

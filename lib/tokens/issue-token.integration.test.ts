@@ -333,7 +333,8 @@ describe("same customer, active token", () => {
     const endings: Record<string, Ending> = {
       successful: (_id, at) => ({ usedSeenAt: at, resultStatus: "SUCCESSFUL", transactionNumber: "TXN-OK-1", resultAt: at, lastAnswerAt: at }),
       failed: (_id, at) => ({ usedSeenAt: at, resultStatus: "FAILED", transactionNumber: "TXN-NO-1", resultError: "Face did not match", resultAt: at, lastAnswerAt: at }),
-      invalid: (_id, at) => ({ invalidSeenAt: at, lastAnswerAt: at, lastUpstreamState: "invalid", lastUpstreamStateAt: at }),
+      // Said twice, 6 s apart: once is not enough (ADR 0043).
+      invalid: (_id, at) => ({ invalidSeenAt: new Date(at.getTime() - 6_000), lastAnswerAt: at, lastUpstreamState: "invalid", lastUpstreamStateAt: at }),
       "closed failed": (_id, at) => ({ liveState: "failed", finishedAt: at, resultStatus: "FAILED", transactionNumber: "TXN-NO-2", resultAt: at }),
     };
     for (const [name, ending] of Object.entries(endings)) {
