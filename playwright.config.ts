@@ -32,10 +32,19 @@ const isReviewSuite = process.env.E2E_SEED_DEMO === "1";
  * a fault, stop the provider or count its calls). `npm test` runs it as two halves side by side,
  * each with its own app, sandbox and database on its own ports (`E2E_HALF=1` or `2`), so the
  * isolation is the same and the two cores are both used. Half 2 is these long specs (the single
- * sign-on spec starts an app and a provider of its own), about as long as all the others together;
- * a new spec goes to half 1. Without `E2E_HALF`, both halves run.
+ * sign-on spec starts an app and a provider of its own) and the integration screens (API keys,
+ * webhooks, risk cases), about as long as all the others together; a new spec goes to half 1
+ * unless the halves' times in the summary say otherwise. Without `E2E_HALF`, both halves run.
  */
-const SECOND_HALF = ["screens.spec.ts", "live-viewers.spec.ts", "live-provider.spec.ts", "sso-sign-in.spec.ts"];
+const SECOND_HALF = [
+  "screens.spec.ts",
+  "live-viewers.spec.ts",
+  "live-provider.spec.ts",
+  "sso-sign-in.spec.ts",
+  "api-keys.spec.ts",
+  "webhooks-admin.spec.ts",
+  "risk-cases.spec.ts",
+];
 const half = process.env.E2E_HALF;
 if (half !== undefined && half !== "1" && half !== "2") throw new Error(`E2E_HALF must be 1 or 2, not "${half}"`);
 
