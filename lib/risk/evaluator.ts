@@ -19,7 +19,7 @@ import { accessActions } from "./rules";
  * is idempotent (an alert grows only by tokens it lacks), so reading a row twice costs nothing.
  */
 
-const versionMargin = 1_000;
+const versionMargin = 200;
 /** Rows and events read per pass at most: a backlog is worked off over several passes, each short. */
 const tokenBatch = 3_000;
 const auditBatch = 5_000;
