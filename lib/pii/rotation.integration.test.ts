@@ -5,7 +5,7 @@ import type { OpenedDatabase } from "@/lib/db/types";
 import { auditEvents, tokenRequests } from "@/lib/db/schema";
 import { aBranch, aStaffMember, aTokenRequest } from "@/test/kit/builders";
 import { forEachDatabase, openScratchDatabase, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
-import { computeIdNumberIndex, computeReferenceIndex } from "./blind-index";
+import { computeIdNumberIndex, computePhoneNumberIndex, computeReferenceIndex } from "./blind-index";
 import { decryptField, encryptField } from "./field-encryption";
 import { countRowsNotUnderKey, rotatePiiKeys } from "./rotation";
 
@@ -60,7 +60,7 @@ forEachDatabase("PII key rotation", (driver) => {
 
   it("re-encrypts every value and recomputes every index under the new keys, audited; a second run finds nothing", async () => {
     const report = await rotatePiiKeys(opened.db, { from: oldKeys, to: newKeys, dryRun: false });
-    expect(report).toMatchObject({ rowsToRotate: 2, rowsRotated: 2, valuesReencrypted: 6, indexesRecomputed: 3, rowsUnderAnotherKey: 0 });
+    expect(report).toMatchObject({ rowsToRotate: 2, rowsRotated: 2, valuesReencrypted: 6, indexesRecomputed: 4, rowsUnderAnotherKey: 0 });
     expect(await countRowsNotUnderKey(opened.db, newKeys.encryptionKeyId)).toBe(0);
 
     const [whole] = await opened.db.select().from(tokenRequests).where(eq(tokenRequests.id, rows.whole));
@@ -72,6 +72,8 @@ forEachDatabase("PII key rotation", (driver) => {
     // Searches under the new index key find the customer again.
     expect(whole!.idNumberIndex).toBe(computeIdNumberIndex(customer.idNumber, newKeys));
     expect(whole!.referenceIndex).toBe(computeReferenceIndex(customer.reference, newKeys));
+    // The risk rules' phone index too (ADR 0046), from the phone's ciphertext.
+    expect(whole!.phoneNumberIndex).toBe(computePhoneNumberIndex(customer.phone, newKeys));
     // The old key opens nothing any more.
     expect(() => decryptField(whole!.idNumberEncrypted!, `token_requests.id_number:${rows.whole}`, oldKeys)).toThrow();
 
