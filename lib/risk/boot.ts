@@ -2,11 +2,13 @@ import "server-only";
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { evaluateChanges, recordEvaluatorError } from "./evaluator";
 
 /**
- * The risk evaluator's loop, started beside the token watcher (lib/server/start.ts): one pass
+ * The risk evaluator's loop, started beside the token watcher (lib/server/start.ts), and like it
+ * only where WATCHER_ENABLED: one pass
  * every couple of seconds, never two at once in this process; across instances the state row's
  * lock makes the passes take turns (lib/risk/evaluator.ts). Issuing never waits for it.
  */
@@ -17,6 +19,12 @@ const globalForRisk = globalThis as typeof globalThis & { verideskRiskLoop?: { s
 export function startRiskEvaluator(): void {
   if (globalForRisk.verideskRiskLoop) return;
   const log = logger.child({ module: "risk" });
+  // Where the watcher runs, the rules run: an instance told to leave the background work to
+  // another (WATCHER_ENABLED=false) writes nothing on its own schedule.
+  if (!env().WATCHER_ENABLED) {
+    log.info("risk rules evaluator off with the watcher (WATCHER_ENABLED=false): another instance runs it");
+    return;
+  }
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

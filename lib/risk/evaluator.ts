@@ -86,6 +86,8 @@ export async function evaluateChanges(db: Database, options: { owner: string; no
       });
       applied = await applyHits(tx, hits, now);
     }
+    // A pass that found nothing new writes nothing.
+    if (tokenUpTo <= tokenCursor && auditUpTo <= auditCursor) return { ...idle, ran: true, tokenCursor, auditCursor };
     await tx
       .update(riskEvaluatorState)
       .set({ tokenVersionCursor: Math.max(tokenCursor, tokenUpTo), auditSeqCursor: Math.max(auditCursor, auditUpTo), evaluatedAt: now, leaseOwner: options.owner, lastError: null })

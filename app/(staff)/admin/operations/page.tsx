@@ -112,7 +112,7 @@ export default async function OperationsPage() {
               ["Token changes not yet evaluated", String(riskLag.tokenVersionsBehind)],
               ["Audit events not yet evaluated", String(riskLag.auditEventsBehind)],
               ["Oldest audit event waiting since", riskLag.oldestUnevaluatedAt ? formatDateTime(riskLag.oldestUnevaluatedAt) : "none waiting"],
-              ["Last pass", riskLag.evaluatedAt ? formatDateTime(riskLag.evaluatedAt) : "not run yet"],
+              ["Last pass that found changes", riskLag.evaluatedAt ? formatDateTime(riskLag.evaluatedAt) : "not run yet"],
               ["Last error", riskLag.lastError ?? "none"],
             ]}
           />
