@@ -120,6 +120,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string; extraWebhook
     tags: [
       { name: "Tokens", description: "Issue tokens and read their state and result." },
       { name: "Purposes", description: "What a token may be issued for." },
+      { name: "Webhooks", description: "What Veridesk sends to the bank's endpoints (docs/webhooks.md)." },
     ],
     paths,
     webhooks: { ...apiWebhooks, ...options.extraWebhooks },
