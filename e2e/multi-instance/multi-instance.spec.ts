@@ -1,20 +1,34 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { createServer, type IncomingHttpHeaders } from "node:http";
 import { readFileSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import pg from "pg";
+import { Webhook } from "standardwebhooks";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { demoAccount, type DemoUsername } from "@/lib/staff/demo-accounts";
 import { signInWithForm } from "@/e2e/support/auth";
 import { actOnScanner, issueFingerprintToken, statusPaths } from "@/e2e/support/live";
 import { newCustomer } from "../support/customers";
 import { listCalls, type SandboxCall } from "../support/sandbox";
-import { instanceEnv, nextServerGroups, nextServerPids, nginxAccessLog, nginxErrorLog, ownerDatabaseUrl, ports, UNWATCHED_POLL_MS, watcherPollsOf } from "./instances";
+import {
+  instanceEnv,
+  nextServerGroups,
+  nextServerPids,
+  nginxAccessLog,
+  nginxErrorLog,
+  ownerDatabaseUrl,
+  ports,
+  sandboxUrl,
+  UNWATCHED_POLL_MS,
+  watcherPollsOf,
+} from "./instances";
 
 /**
  * Through nginx with TLS in front of two instances on one PostgreSQL: the desk works
  * whichever instance answers; two watchers share the open tokens without ever asking about one
  * twice; an instance stopped with SIGTERM hands its tokens back at once and no request fails; one
- * killed with SIGKILL loses no token (the other takes its tokens when the leases run out).
+ * killed with SIGKILL loses no token (the other takes its tokens when the leases run out); and the
+ * two webhook workers deliver each token's end to the bank once.
  */
 
 test.describe.configure({ mode: "serial" });
@@ -240,4 +254,63 @@ test("SIGKILL on one instance: the other takes its tokens when their leases run 
   const asked = stateCallsByToken(after, heldByB.map((lease) => lease.token));
   expect([...asked].filter(([, times]) => times.length === 0).map(([token]) => token)).toEqual([]);
   await teller.context().close();
+});
+
+test("two instances' webhook workers deliver each token.finished once, signed", async () => {
+  test.setTimeout(180_000);
+  instanceB = startInstanceB();
+  await waitUntilReady(ports.instanceB);
+
+  // The bank's receiver, on this machine (loopback is allowed outside production).
+  const received: { body: string; headers: IncomingHttpHeaders }[] = [];
+  const receiver = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      received.push({ body: Buffer.concat(chunks).toString("utf8"), headers: request.headers });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const receiverPort = (receiver.address() as { port: number }).port;
+  try {
+    // As an operator adds the first endpoint, on the shared database while both instances run.
+    const added = execFileSync(
+      "npx",
+      ["tsx", "--conditions=react-server", "scripts/webhooks-add.ts", "--url", `http://127.0.0.1:${receiverPort}/veridesk`, "--events", "token.finished"],
+      { encoding: "utf8", env: { ...process.env, ...instanceEnv("A") } },
+    );
+    const secret = added.trim().split("\n").at(-1)!;
+    expect(secret).toMatch(/^whsec_/);
+
+    // The open tokens' customers finish now; either watcher closes each, either worker sends it.
+    const stillOpen = await database.query<{ id: string; token: string }>("SELECT id, token FROM token_requests WHERE token = ANY($1::text[]) AND finished_at IS NULL", [
+      openTokens.map((open) => open.token),
+    ]);
+    expect(stillOpen.rows.length).toBeGreaterThan(10);
+    for (const { token } of stillOpen.rows) {
+      await fetch(`${sandboxUrl}/sandbox/api/tokens/${token}/use`, { method: "POST" });
+      const decided = await fetch(`${sandboxUrl}/sandbox/api/tokens/${token}/result`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ status: "SUCCESSFUL" }),
+      });
+      expect(decided.ok).toBe(true);
+    }
+    const expectedIds = stillOpen.rows.map((row) => row.id).sort();
+    const deliveredIds = () => new Set(received.map((delivery) => (JSON.parse(delivery.body) as { data: { id: string } }).data.id));
+    await expect.poll(() => deliveredIds().size, { timeout: 90_000, intervals: [1_000] }).toBe(expectedIds.length);
+    // A little longer, for any second delivery a race would have made.
+    await new Promise((resolve) => setTimeout(resolve, 2 * UNWATCHED_POLL_MS));
+
+    const webhook = new Webhook(secret);
+    const events = received.map((delivery) => webhook.verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; data: { id: string; state: string } });
+    expect(events.every((event) => event.type === "token.finished" && event.data.state === "successful")).toBe(true);
+    expect([...deliveredIds()].sort()).toEqual(expectedIds);
+    const webhookIds = received.map((delivery) => String(delivery.headers["webhook-id"]));
+    expect(webhookIds.length, "each event sent once").toBe(new Set(webhookIds).size);
+    expect(webhookIds.length).toBe(expectedIds.length);
+  } finally {
+    receiver.close();
+  }
 });
