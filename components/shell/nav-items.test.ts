@@ -6,7 +6,7 @@ describe("the shell's navigation", () => {
     expect(navItemsFor("teller").map((item) => item.href)).toEqual(["/", "/tokens/new", "/tokens"]);
     expect(navItemsFor("supervisor").map((item) => item.href)).toEqual(["/", "/tokens", "/review", "/review/cases", "/admin/audit"]);
     expect(navItemsFor("head_office_supervisor").map((item) => item.href)).toEqual(["/", "/tokens", "/review", "/review/cases", "/admin/audit"]);
-    expect(navItemsFor("admin").map((item) => item.href)).toEqual(["/", "/admin/staff", "/admin/branches", "/admin/purposes", "/admin/compliance", "/admin/audit", "/admin/webhooks", "/admin/operations"]);
+    expect(navItemsFor("admin").map((item) => item.href)).toEqual(["/", "/admin/staff", "/admin/branches", "/admin/purposes", "/admin/compliance", "/admin/audit", "/admin/api-keys", "/admin/webhooks", "/admin/operations"]);
   });
 
   it("marks the area of the current page", () => {

@@ -5,7 +5,7 @@ import type { StaffRole } from "@/lib/domain/staff-roles";
  * The shell's navigation: one entry per area, shown only to roles with its permission (the same
  * permission the page itself requires). Later features add their entries here.
  */
-export type NavIcon = "home" | "staff" | "branches" | "audit" | "new-token" | "tokens" | "review" | "purposes" | "compliance" | "operations" | "cases" | "webhooks";
+export type NavIcon = "home" | "staff" | "branches" | "audit" | "new-token" | "tokens" | "review" | "purposes" | "compliance" | "operations" | "cases" | "webhooks" | "api-keys";
 
 export type NavItem = { href: string; label: string; icon: NavIcon; permission: Permission | null };
 
@@ -21,6 +21,7 @@ export const navItems: readonly NavItem[] = [
   { href: "/admin/purposes", label: "Purposes", icon: "purposes", permission: "compliance.manage" },
   { href: "/admin/compliance", label: "Consent and retention", icon: "compliance", permission: "compliance.manage" },
   { href: "/admin/audit", label: "Audit trail", icon: "audit", permission: "audit.read" },
+  { href: "/admin/api-keys", label: "API keys", icon: "api-keys", permission: "staff.manage" },
   { href: "/admin/webhooks", label: "Webhooks", icon: "webhooks", permission: "staff.manage" },
   { href: "/admin/operations", label: "Operations", icon: "operations", permission: "operations.view" },
 ];

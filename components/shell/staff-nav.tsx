@@ -1,6 +1,6 @@
 "use client";
 
-import { Activity, BarChart3, Building2, ClipboardCheck, FilePlus2, Home, KeyRound, ListChecks, Menu, ScrollText, ShieldAlert, ShieldCheck, Users, Webhook, X, type LucideIcon } from "lucide-react";
+import { Activity, BarChart3, Building2, ClipboardCheck, FilePlus2, Home, KeyRound, ListChecks, Menu, PlugZap, ScrollText, ShieldAlert, ShieldCheck, Users, Webhook, X, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
@@ -20,6 +20,7 @@ const icons: Record<NavIcon, LucideIcon> = {
   operations: Activity,
   cases: ShieldAlert,
   webhooks: Webhook,
+  "api-keys": PlugZap,
 };
 
 /** A count beside a menu entry, and what it counts (read after the number by screen readers). */
