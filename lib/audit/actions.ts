@@ -76,6 +76,20 @@ export const auditActionLabels = {
   "customer.record_produced": "Customer's record of verifications produced",
   "customer.erasure_requested": "Customer's data erased on request",
   "customer.erasure_refused": "Erasure on request refused",
+  // Risk rules and cases (ADR 0046, lib/risk): recorded with no branch, so no branch's trail shows them.
+  "risk.alert_raised": "Risk alert raised",
+  "risk.alert_extended": "Risk alert extended",
+  "risk.case_opened": "Risk case opened",
+  "risk.case_taken": "Risk case taken for review",
+  "risk.case_noted": "Note added to a risk case",
+  "risk.case_clear_proposed": "Clearing of a risk case proposed (awaits a second person)",
+  "risk.case_cleared": "Risk case cleared",
+  "risk.case_escalated": "Risk case escalated to the AML reporting officer",
+  "risk.case_reported": "Risk case reported",
+  "risk.case_not_reported": "Risk case closed as not reported",
+  "risk.rule_proposed": "Risk rule change proposed",
+  "risk.rule_approved": "Risk rule change approved",
+  "risk.rule_rejected": "Risk rule change rejected",
   // Operations (ADR 0024).
   "pii.keys_rotated": "Customer-data encryption keys rotated",
   // Webhooks to the bank (ADR 0045, lib/webhooks/endpoints.ts): a new endpoint needs two administrators.
