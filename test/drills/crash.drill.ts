@@ -54,6 +54,8 @@ describe("the app killed with SIGKILL under load, three times", () => {
 
   afterAll(async () => {
     await Promise.all([stopProcess(app), stopProcess(sandbox?.process)]);
+    // Whatever a failed run left serving (a server outlives its supervisor's SIGKILL).
+    if (app) killAppHard(app, appUrl);
     rmSync(path.dirname(dataDir), { recursive: true, force: true });
   });
 

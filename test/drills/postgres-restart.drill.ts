@@ -8,6 +8,7 @@ import {
   drillSecrets,
   freePort,
   isReady,
+  killAppHard,
   issueUntil,
   repoRoot,
   signInTeller,
@@ -86,6 +87,7 @@ describe.runIf(canRun)("PostgreSQL restarted and stopped under load", () => {
 
   afterAll(async () => {
     await Promise.all([stopProcess(app), stopProcess(sandbox?.process)]);
+    if (app) killAppHard(app, appUrl);
     try {
       cluster?.ctl("stop", "-m", "immediate");
     } catch {
