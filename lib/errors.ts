@@ -97,6 +97,13 @@ export const errorCatalog = {
     userMessage:
       "The verification service issued the token, but the bank's database is not answering, so Veridesk has not recorded it yet. Do not issue another token: Veridesk keeps the token and records it as soon as the database is back. Open this attempt in a few minutes; if it still shows no token, a supervisor can enter the token from the customer's SMS.",
   },
+  // Not thrown by a call: what an attempt left `pending` past its issuing limit is recorded with
+  // (lib/tokens/stale-attempts.ts). Nobody saw the service time out; only the answer is missing.
+  ISSUE_OUTCOME_UNKNOWN: {
+    httpStatus: 500,
+    userMessage:
+      "Veridesk has no record of the verification service's answer to this request (Veridesk stopped, or the bank's database refused the answer). The token may have been issued and the link sent — do not issue another one yet: ask the customer for the token in their SMS, and a supervisor can enter it on this attempt's page.",
+  },
   CONFIGURATION: {
     httpStatus: 500,
     userMessage: "Veridesk is not configured correctly. Call your administrator.",

@@ -21,6 +21,7 @@ const titles: Partial<Record<ErrorCode, string>> = {
   UPSTREAM_BAD_RESPONSE: "Unexpected answer — the token may exist",
   UPSTREAM_CONNECTION_LOST: "Connection lost — the token may exist",
   TOKEN_NOT_RECORDED_YET: "Issued, but not recorded yet — do not issue again",
+  ISSUE_OUTCOME_UNKNOWN: "No answer was recorded — the token may exist",
   DATABASE_UNAVAILABLE: "The bank's database is not answering",
   UPSTREAM_UNAUTHORIZED: "The service refused the bank's key",
   UPSTREAM_SERVER_ERROR: "The service is having a problem",

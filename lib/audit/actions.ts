@@ -54,6 +54,7 @@ export const auditActionLabels = {
   "token.restart_values_used": "Earlier token's details used for a new token",
   "token.restart_values_refused": "New token from another teller's token refused",
   "token.finished": "Token ended",
+  "token.outcome_unknown_swept": "Attempts without a recorded answer marked outcome unknown",
   "token.state_changed": "Token state changed",
   // Supervisor review (ADR 0010, lib/review/audit-actions.ts).
   "token.viewed_by_supervisor": "Token opened by a supervisor",

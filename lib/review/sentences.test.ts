@@ -41,6 +41,12 @@ describe("token history sentences", () => {
   it("tells the next step of an unknown outcome", () => {
     expect(describeTokenEvent({ type: "issue.outcome_unknown", details: { errorCode: "UPSTREAM_TIMEOUT" } }, context).detail).toMatch(/token in their SMS/);
   });
+
+  it("does not call the sweep's mark a timeout: the answer's record is what is missing", () => {
+    const sentence = describeTokenEvent({ type: "issue.outcome_unknown", details: { errorCode: "ISSUE_OUTCOME_UNKNOWN" } }, context);
+    expect(sentence.text).toBe("No answer to the issuing call was recorded in time: outcome unknown");
+    expect(sentence.detail).toMatch(/token in their SMS/);
+  });
 });
 
 describe("audit sentences", () => {
@@ -54,6 +60,14 @@ describe("audit sentences", () => {
     });
     expect(describeAuditEvent({ ...base, actorName: "Ama Mensah", action: "token.issue", details: { outcome: "issued" } }).text).toBe("Ama Mensah issued token X7Q3BMSA");
     expect(describeAuditEvent({ ...base, action: "token.issue", details: { outcome: "outcome_unknown", errorCode: "UPSTREAM_TIMEOUT" } }).text).not.toMatch(rawCodes);
+  });
+
+  it("names the stale-attempt sweep's event as Veridesk's, with the count", () => {
+    const one = describeAuditEvent({ ...base, actorName: null, actorLabel: "stale-attempt sweep", action: "token.outcome_unknown_swept", details: { count: 1, tokenRequestIds: ["4d1c"] } });
+    expect(one).toMatchObject({ text: "Veridesk found an issuing attempt with no answer recorded in time and marked it outcome unknown", tone: "warning", tokenRequestId: "4d1c" });
+    const several = describeAuditEvent({ ...base, actorName: null, actorLabel: "stale-attempt sweep", subjectType: "stale_attempt_sweep", subjectId: "2026-11-27T09:00:00.000Z", action: "token.outcome_unknown_swept", details: { count: 3 } });
+    expect(several.text).toBe("Veridesk found 3 issuing attempts with no answer recorded in time and marked them outcome unknown");
+    expect(several.tokenRequestId).toBeUndefined();
   });
 
   it("tells the watcher's record of a token's end as the service's report", () => {

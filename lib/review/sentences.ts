@@ -94,6 +94,8 @@ export function describeTokenEvent(event: { type: string; details: Record<string
     case "issue.failed":
       return { text: "The service could not issue a token", detail: copyOf(d.errorCode), tone: "danger" };
     case "issue.outcome_unknown":
+      // The sweep's mark: the service may well have answered; what is missing is the record of it.
+      if (d.errorCode === "ISSUE_OUTCOME_UNKNOWN") return { text: "No answer to the issuing call was recorded in time: outcome unknown", detail: outcomeUnknownNextStep, tone: "warning" };
       return { text: "The service's answer to the issuing call never arrived: outcome unknown", detail: outcomeUnknownNextStep, tone: "warning" };
     case "issue.attached_from_sms": {
       const username = typeof d.attachedBy === "string" ? d.attachedBy : "";
@@ -165,6 +167,15 @@ export function describeAuditEvent(row: AuditSentenceRow): Sentence {
       if (d.outcome === "issued") return { text: `${who} issued ${token}`, tone: "info", tokenRequestId };
       if (d.outcome === "outcome_unknown") return { text: `${who} asked for a token; the service's answer never arrived (outcome unknown)`, detail: outcomeUnknownNextStep, tone: "warning", tokenRequestId };
       return { text: `${who} asked for a token; the service did not issue one`, detail: copyOf(d.errorCode), tone: "danger", tokenRequestId };
+    case "token.outcome_unknown_swept": {
+      const count = typeof d.count === "number" ? d.count : 1;
+      return {
+        text: `${who} found ${count === 1 ? "an issuing attempt" : `${count} issuing attempts`} with no answer recorded in time and marked ${count === 1 ? "it" : "them"} outcome unknown`,
+        detail: outcomeUnknownNextStep,
+        tone: "warning",
+        tokenRequestId,
+      };
+    }
     case "token.viewed_by_supervisor":
       return { text: `${who} opened ${token} in review`, tone: "neutral", tokenRequestId };
     case "token.id_revealed":
@@ -288,6 +299,7 @@ export function describeAuditEvent(row: AuditSentenceRow): Sentence {
 const systemActors: Record<string, string> = {
   watcher: "Veridesk",
   "retention job": "The retention job",
+  "stale-attempt sweep": "Veridesk",
   "pii:rotate": "The key rotation command",
   "db:seed": "The setup command (db:seed)",
   "staff:create": "The staff:create command",

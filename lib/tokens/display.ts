@@ -25,6 +25,8 @@ export const outcomeUnknownCodes: ReadonlySet<ErrorCode> = new Set([
   "INTERNAL",
   // The service answered with a token the database has not taken yet: it is kept and recorded later.
   "TOKEN_NOT_RECORDED_YET",
+  // An attempt whose answer was never recorded (the stale-attempt sweep): a replay of its form says so.
+  "ISSUE_OUTCOME_UNKNOWN",
 ]);
 
 /** Failures after which certainly no token exists: the next submit is a new attempt. */

@@ -482,7 +482,7 @@ async function waitUntilSettled(row: TokenRequest, deps: IssueDependencies): Pro
   if (current.outcome === "pending" && deps.now().getTime() - current.createdAt.getTime() > deps.stalePendingMs) {
     const [marked] = await deps.db
       .update(tokenRequests)
-      .set({ outcome: "outcome_unknown", errorCode: "UPSTREAM_TIMEOUT", errorDetail: "the issuing call never settled (process ended?)", settledAt: deps.now() })
+      .set({ outcome: "outcome_unknown", errorCode: "ISSUE_OUTCOME_UNKNOWN", errorDetail: "the issuing call never settled (process ended?)", settledAt: deps.now() })
       .where(and(eq(tokenRequests.id, row.id), eq(tokenRequests.outcome, "pending")))
       .returning();
     return marked ?? current;

@@ -1,7 +1,9 @@
 import "server-only";
 import { and, asc, eq, gt, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { recordAuditEvent } from "@/lib/audit";
 import type { Database } from "@/lib/db/types";
 import { branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
+import type { ErrorCode } from "@/lib/errors";
 import { metrics } from "@/lib/metrics";
 import { TOKEN_LIFETIME_MS } from "./lifetime";
 import { pendingLimitMs } from "./token-facts";
@@ -13,7 +15,13 @@ import { pendingLimitMs } from "./token-facts";
  * so the attempt becomes "outcome unknown" — by itself, without waiting for someone to submit the
  * same form again — and the supervisor's "enter the token from the customer's SMS" can take it.
  * A late answer still lands: the retry's write accepts an attempt in this state.
+ *
+ * Its error code is ISSUE_OUTCOME_UNKNOWN, not a timeout: nobody saw the service fail to answer,
+ * only the record of its answer is missing. Each sweep that marks attempts writes one audit event
+ * per branch (what ran, how many, which), in the same transaction as the marking.
  */
+
+export const STALE_SWEEP_ACTOR = "stale-attempt sweep";
 
 export const STALE_SWEEP_INTERVAL_MS = 10_000;
 
@@ -24,16 +32,29 @@ export async function settleStalePendingAttempts(db: Database, input: { now: Dat
       .update(tokenRequests)
       .set({
         outcome: "outcome_unknown",
-        errorCode: "UPSTREAM_TIMEOUT",
+        errorCode: "ISSUE_OUTCOME_UNKNOWN" satisfies ErrorCode,
         errorDetail: "no answer was recorded within the issuing timeout (the process ended, or the database refused the answer)",
         settledAt: input.now,
       })
       .where(and(eq(tokenRequests.outcome, "pending"), lt(tokenRequests.createdAt, limit)))
-      .returning({ id: tokenRequests.id });
-    if (marked.length > 0) {
-      await tx.insert(tokenEvents).values(
-        marked.map(({ id }) => ({ tokenRequestId: id, at: input.now, type: "issue.outcome_unknown", details: { reason: "no answer recorded in time", errorCode: "UPSTREAM_TIMEOUT" } })),
-      );
+      .returning({ id: tokenRequests.id, branchId: tokenRequests.branchId, createdAt: tokenRequests.createdAt });
+    if (marked.length === 0) return [];
+    marked.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    await tx.insert(tokenEvents).values(
+      marked.map(({ id }) => ({ tokenRequestId: id, at: input.now, type: "issue.outcome_unknown", details: { reason: "no answer recorded in time", errorCode: "ISSUE_OUTCOME_UNKNOWN" } })),
+    );
+    const byBranch = new Map<string, string[]>();
+    for (const { id, branchId } of marked) byBranch.set(branchId, [...(byBranch.get(branchId) ?? []), id]);
+    for (const [branchId, ids] of byBranch) {
+      await recordAuditEvent(tx, {
+        action: "token.outcome_unknown_swept",
+        actor: null,
+        actorLabel: STALE_SWEEP_ACTOR,
+        // One attempt: its page is the subject; several: the sweep's moment names the event.
+        subject: ids.length === 1 ? { type: "token_request", id: ids[0]! } : { type: "stale_attempt_sweep", id: input.now.toISOString() },
+        branchId,
+        details: { count: ids.length, tokenRequestIds: ids, errorCode: "ISSUE_OUTCOME_UNKNOWN", pendingLimitMs: pendingLimitMs(input.issueTimeoutMs) },
+      });
     }
     return marked.map(({ id }) => id);
   });

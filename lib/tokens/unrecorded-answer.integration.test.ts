@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { verifyAuditChain } from "@/lib/audit/chain";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import type { Database } from "@/lib/db/types";
 import { auditEvents, tokenEvents, tokenRequests } from "@/lib/db/schema";
@@ -159,9 +160,22 @@ function defineTests(createDatabase: () => Promise<ScratchDatabase>) {
     expect(await settleStalePendingAttempts(db, { now: new Date(), issueTimeoutMs: ISSUE_TIMEOUT_MS })).not.toContain(row.id);
     expect(await settleStalePendingAttempts(db, { now: new Date(Date.now() + 40_000), issueTimeoutMs: ISSUE_TIMEOUT_MS })).toEqual([row.id]);
     const unknown = await rowOf(row.idempotencyKey);
-    expect(unknown).toMatchObject({ outcome: "outcome_unknown", token: null, errorCode: "UPSTREAM_TIMEOUT" });
+    // Its own code: no timeout was seen, only the record of the answer is missing.
+    expect(unknown).toMatchObject({ outcome: "outcome_unknown", token: null, errorCode: "ISSUE_OUTCOME_UNKNOWN" });
     const events = await db.select().from(tokenEvents).where(eq(tokenEvents.tokenRequestId, row.id));
-    expect(events.map((event) => event.type)).toContain("issue.outcome_unknown");
+    expect(events).toContainEqual(expect.objectContaining({ type: "issue.outcome_unknown", details: expect.objectContaining({ errorCode: "ISSUE_OUTCOME_UNKNOWN" }) }));
+    // The sweep answers for what it marked in the audit trail, as the system, in the same transaction.
+    const swept = (await db.select().from(auditEvents).where(eq(auditEvents.action, "token.outcome_unknown_swept"))).filter((event) =>
+      ((event.details as { tokenRequestIds?: string[] }).tokenRequestIds ?? []).includes(row.id),
+    );
+    expect(swept).toHaveLength(1);
+    expect(swept[0]).toMatchObject({ actorUserId: null, actorLabel: "stale-attempt sweep", subjectType: "token_request", subjectId: row.id, branchId: row.branchId, details: { count: 1, tokenRequestIds: [row.id], errorCode: "ISSUE_OUTCOME_UNKNOWN" } });
+    // A second sweep finds nothing and writes nothing.
+    const sweepEvents = async () => (await db.select().from(auditEvents).where(eq(auditEvents.action, "token.outcome_unknown_swept"))).length;
+    const before = await sweepEvents();
+    expect(await settleStalePendingAttempts(db, { now: new Date(Date.now() + 40_000), issueTimeoutMs: ISSUE_TIMEOUT_MS })).toEqual([]);
+    expect(await sweepEvents()).toBe(before);
+    expect((await verifyAuditChain(db)).firstBreak).toBeNull();
 
     // The Operations page and the gauge list it until its token is recorded.
     const mayExist = await listAttemptsWhoseTokenMayExist(db, { now: new Date(), issueTimeoutMs: ISSUE_TIMEOUT_MS });
