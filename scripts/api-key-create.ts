@@ -20,24 +20,34 @@ import { listBranches } from "@/lib/staff/branches";
 
 const usage = `Usage: npm run api-key:create -- --name "<integration>" --scopes ${API_SCOPES.join(",")} --branches ACC[,KUM] [--environment live|test] [--expires-days 365] [--rate-limit 60]`;
 
+function readOptions() {
+  try {
+    return parseArgs({
+      options: {
+        name: { type: "string" },
+        scopes: { type: "string" },
+        branches: { type: "string" },
+        environment: { type: "string" },
+        "expires-days": { type: "string", default: "365" },
+        "rate-limit": { type: "string", default: "60" },
+        help: { type: "boolean", default: false },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    // Node's own text names the flag; the usage line says what was meant.
+    throw new Error(`${(error as Error).message}\n${usage}`);
+  }
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      name: { type: "string" },
-      scopes: { type: "string" },
-      branches: { type: "string" },
-      environment: { type: "string" },
-      "expires-days": { type: "string", default: "365" },
-      "rate-limit": { type: "string", default: "60" },
-      help: { type: "boolean", default: false },
-    },
-    strict: true,
-  });
+  const values = readOptions();
   if (values.help) {
     console.log(usage);
     return;
   }
-  if (!values.name || !values.scopes || !values.branches) throw new Error(`Missing options.\n${usage}`);
+  const missing = (["name", "scopes", "branches"] as const).filter((option) => !values[option]);
+  if (missing.length > 0 || !values.name || !values.scopes || !values.branches) throw new Error(`Missing ${missing.map((option) => `--${option}`).join(", ")}.\n${usage}`);
   const scopes = values.scopes.split(",").map((scope) => scope.trim());
   const unknownScope = scopes.find((scope) => !isApiScope(scope));
   if (unknownScope !== undefined) throw new Error(`Unknown scope "${unknownScope}". Scopes: ${API_SCOPES.join(", ")}.`);
