@@ -1,7 +1,8 @@
 /**
  * Brings the configured database (DATABASE_URL, else PGlite in PGLITE_DATA_DIR) up to date with the
  * committed migrations in drizzle/, and says what it did. Then it encrypts the reference and phone
- * numbers of rows written before they were encrypted (ADR 0023; nothing to do once done). With MIGRATION_DATABASE_URL (the owner
+ * numbers of rows written before they were encrypted (ADR 0023; nothing to do once done), and indexes
+ * the phones of tokens issued before the phone's blind index existed. With MIGRATION_DATABASE_URL (the owner
  * role) it migrates as the owner and grants DATABASE_URL's role only what the app needs (ADR 0019). On PGlite it takes the directory's lock
  * like any other process, so it is refused while the app runs on the same directory.
  *
@@ -13,7 +14,7 @@
 import { isMainModule } from "./support/main-module";
 import { openDatabase } from "@/lib/db/client";
 import { env } from "@/lib/env";
-import { backfillContactEncryption } from "@/lib/pii/backfill";
+import { backfillContactEncryption, backfillPhoneNumberIndex } from "@/lib/pii/backfill";
 import { getPiiKeys } from "@/lib/pii/keys";
 
 /** Migrates and backfills, saying what it did; throws on failure (scripts/db-prepare.ts runs it too). */
@@ -37,6 +38,12 @@ export async function migrateConfiguredDatabase(): Promise<void> {
     // Keys are asked for only when a row needs them, so a fresh database migrates without any.
     const encrypted = await backfillContactEncryption(opened.db, getPiiKeys);
     console.log(encrypted === 0 ? "Contact encryption: no older rows left in clear." : `Contact encryption: encrypted the reference and phone numbers of ${encrypted} older token(s).`);
+    // Tokens issued before the phone's blind index existed: the risk rules' "same phone" sees them too.
+    const phones = await backfillPhoneNumberIndex(opened.db, getPiiKeys);
+    console.log(phones.indexed === 0 ? "Phone index: no older phone left without one." : `Phone index: indexed the phone of ${phones.indexed} older token(s).`);
+    if (phones.unreadable > 0) {
+      console.warn(`Phone index: ${phones.unreadable} phone(s) could not be decrypted with the configured keys (a restore without its keys?): left without an index.`);
+    }
   } finally {
     await opened.close();
   }

@@ -1,8 +1,11 @@
 import "server-only";
-import { and, asc, isNotNull, isNull, eq } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, or } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { tokenRequests } from "@/lib/db/schema";
+import { computePhoneNumberIndex, phoneCallingCodeOf } from "./blind-index";
+import { piiContext } from "./columns";
 import { encryptContactFields } from "./contact-fields";
+import { decryptField } from "./field-encryption";
 import type { PiiKeys } from "./keys";
 
 type AnyDatabase = PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
@@ -38,5 +41,61 @@ export async function backfillContactEncryption(db: AnyDatabase, getKeys: () => 
       }
     });
     done += rows.length;
+  }
+}
+
+/**
+ * Computes the phone's blind index and calling code (the risk rules' "same phone" and "link sent
+ * abroad", ADR 0046) for rows written before those columns existed: they hold the phone only as
+ * ciphertext. Runs where and when the encryption backfill above runs, after it. Batched by id, each
+ * batch in one transaction; a row is done when both are set, so a second run, or one interrupted
+ * half-way, finds only what is left. Erased rows are left alone (their phone is gone, and the
+ * update re-checks that in case an erasure came between the read and the write).
+ *
+ * A phone that cannot be decrypted (a restore started without the backed-up keys: the customer
+ * data is unreadable by design, docs/operations.md) is counted and skipped, never fatal: the app
+ * must still start, and the next run with the right keys indexes it.
+ */
+export async function backfillPhoneNumberIndex(
+  db: AnyDatabase,
+  getKeys: () => PiiKeys,
+  options: { batchSize?: number } = {},
+): Promise<{ indexed: number; unreadable: number }> {
+  let indexed = 0;
+  let unreadable = 0;
+  let after: string | null = null;
+  for (;;) {
+    const needsIndex = and(
+      isNotNull(tokenRequests.phoneNumberEncrypted),
+      isNull(tokenRequests.contactErasedAt),
+      or(isNull(tokenRequests.phoneNumberIndex), isNull(tokenRequests.phoneCallingCode)),
+    );
+    const rows = await db
+      .select({ id: tokenRequests.id, phone: tokenRequests.phoneNumberEncrypted })
+      .from(tokenRequests)
+      .where(after === null ? needsIndex : and(needsIndex, gt(tokenRequests.id, after)))
+      .orderBy(asc(tokenRequests.id))
+      .limit(options.batchSize ?? batchSize);
+    if (rows.length === 0) return { indexed, unreadable };
+    after = rows.at(-1)!.id;
+    const keys = getKeys();
+    const computed = rows.flatMap((row) => {
+      try {
+        const phone = decryptField(row.phone!, piiContext("phone_number", row.id), keys);
+        return [{ id: row.id, phoneNumberIndex: computePhoneNumberIndex(phone, keys), phoneCallingCode: phoneCallingCodeOf(phone) }];
+      } catch {
+        unreadable += 1;
+        return [];
+      }
+    });
+    await db.transaction(async (tx) => {
+      for (const { id, ...fields } of computed) {
+        await tx
+          .update(tokenRequests)
+          .set(fields)
+          .where(and(eq(tokenRequests.id, id), isNotNull(tokenRequests.phoneNumberEncrypted), isNull(tokenRequests.contactErasedAt)));
+      }
+    });
+    indexed += computed.length;
   }
 }

@@ -60,15 +60,17 @@ export async function startServer(): Promise<void> {
   shutdown.onShutdown("database", closeDb, "before-exit");
   // Rows written before the reference and phones were encrypted (ADR 0023); a no-op once done.
   // Keys are asked for only when a row needs them, so a fresh database starts without any.
-  const [{ backfillContactEncryption }, { getPiiKeys }] = await Promise.all([import("@/lib/pii/backfill"), import("@/lib/pii/keys")]);
+  const [{ backfillContactEncryption, backfillPhoneNumberIndex }, { getPiiKeys }] = await Promise.all([import("@/lib/pii/backfill"), import("@/lib/pii/keys")]);
   void getDb()
-    .then((db) => backfillContactEncryption(db, getPiiKeys))
-    .then(
-      (encrypted) => {
-        if (encrypted > 0) logger.info({ rows: encrypted }, "encrypted the reference and phone numbers of older tokens");
-      },
-      (error: unknown) => logger.error({ err: error }, "could not encrypt the contact details of older tokens"),
-    );
+    .then(async (db) => {
+      const encrypted = await backfillContactEncryption(db, getPiiKeys);
+      if (encrypted > 0) logger.info({ rows: encrypted }, "encrypted the reference and phone numbers of older tokens");
+      // Then the phone's blind index of tokens issued before it existed (the risk rules' "same phone").
+      const phones = await backfillPhoneNumberIndex(db, getPiiKeys);
+      if (phones.indexed > 0) logger.info({ rows: phones.indexed }, "indexed the phones of older tokens");
+      if (phones.unreadable > 0) logger.warn({ rows: phones.unreadable }, "phones of older tokens not indexed: they do not decrypt with the configured keys");
+    })
+    .catch((error: unknown) => logger.error({ err: error }, "could not encrypt or index the contact details of older tokens"));
   void startTokenWatcher();
   // The risk rules (ADR 0046): behind issuing, over what changed since the last pass.
   startRiskEvaluator();
