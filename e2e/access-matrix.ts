@@ -17,6 +17,8 @@ export type Audience =
 
 const anyStaff: Audience = { kind: "staff", permission: null, roles: STAFF_ROLES };
 const holders = (permission: Permission): Audience => ({ kind: "staff", permission, roles: rolesWith(permission) });
+/** Risk rules are head office's: the risk permission over every branch (lib/risk/rule-versions.ts). */
+const ruleManagers: Audience = { kind: "staff", permission: "risk.cases", roles: rolesWith("risk.cases").filter((role) => hasPermission(role, "branches.all")) };
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -78,6 +80,8 @@ export const pages: PageEntry[] = [
   { file: "app/(staff)/review/customer-records/page.tsx", url: "/review/customer-records", audience: holders("customers.records") },
   { file: "app/(staff)/review/cases/page.tsx", url: "/review/cases", audience: holders("risk.cases") },
   { file: "app/(staff)/review/cases/[caseId]/page.tsx", url: `/review/cases/${SAMPLE_UUID}`, audience: holders("risk.cases") },
+  { file: "app/(staff)/review/rules/page.tsx", url: "/review/rules", audience: ruleManagers },
+  { file: "app/(staff)/review/rules/[ruleKey]/page.tsx", url: "/review/rules/same_id_velocity", audience: ruleManagers },
   { file: "app/(staff)/tokens/page.tsx", url: "/tokens", audience: holders("tokens.view") },
   {
     file: "app/(staff)/tokens/[id]/page.tsx",
@@ -223,6 +227,8 @@ export const actions: ActionEntry[] = [
   { file: "app/(staff)/review/cases/actions.ts", name: "addCaseNoteAction", audience: holders("risk.cases"), isSafeToProbe: true },
   { file: "app/(staff)/review/cases/actions.ts", name: "takeCaseAction", audience: holders("risk.cases"), isSafeToProbe: true },
   { file: "app/(staff)/review/cases/actions.ts", name: "decideCaseAction", audience: holders("risk.cases"), isSafeToProbe: true },
+  { file: "app/(staff)/review/rules/actions.ts", name: "proposeRuleVersionAction", audience: ruleManagers, isSafeToProbe: true },
+  { file: "app/(staff)/review/rules/actions.ts", name: "decideRuleVersionAction", audience: ruleManagers, isSafeToProbe: true },
   // Reads every branch's events: audit readers who see all branches. Any call runs the check (and records it).
   {
     file: "app/(staff)/admin/audit/actions.ts",

@@ -43,6 +43,13 @@ export async function requirePermission(permission: Permission): Promise<Staff> 
   return staff;
 }
 
+/** As requirePermission, for a page that needs several permissions at once (all of them). */
+export async function requireAllPermissions(...permissions: Permission[]): Promise<Staff> {
+  const staff = await requireStaff();
+  if (!permissions.every((permission) => hasPermission(staff.role, permission))) await refusePage();
+  return staff;
+}
+
 async function refusePage(): Promise<never> {
   if (process.env.__NEXT_EXPERIMENTAL_AUTH_INTERRUPTS) forbidden();
   const path = (await headers()).get(REQUEST_PATH_HEADER) ?? "";

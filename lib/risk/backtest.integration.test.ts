@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { forEachDatabase, openScratchDatabase, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { historyEnd, historyStart, seedRiskAccessHistory, seedRiskHistory, type RiskHistory } from "@/test/kit/risk-history";
-import { riskAlerts } from "@/lib/db/schema";
+import { and, eq } from "drizzle-orm";
+import { auditEvents, riskAlerts, riskCases, riskRuleVersions } from "@/lib/db/schema";
 import { aStaffMember } from "@/test/kit/builders";
 import { decideRuleVersion, loadActiveRules, loadRuleVersions, proposeRuleVersion } from "./rule-versions";
 import { runBacktest, type BacktestReport } from "./backtest";
@@ -102,5 +103,69 @@ forEachDatabase("risk rules backtest", (driver) => {
     expect(active).toMatchObject({ version: 2, activeFrom: approvedAt });
     // From its approval on: the history it was backtested on makes no live hit.
     expect(await evaluateRules(scratch.db, [active], { from: historyStart, to: historyEnd, respectActiveFrom: true })).toEqual([]);
+  });
+
+  it("replays past case decisions: which cleared (false-positive) and reported cases a stricter version would still raise or avoid", async () => {
+    const [v1] = await scratch.db.select().from(riskRuleVersions).where(and(eq(riskRuleVersions.ruleKey, "same_id_velocity"), eq(riskRuleVersions.version, 1)));
+    const plant = async (idNumber: string, state: "cleared" | "reported", firstHitAt: Date) => {
+      const subjectKey = history.idIndexOf(idNumber);
+      const [riskCase] = await scratch.db
+        .insert(riskCases)
+        .values({ subjectType: "id", subjectKey, subjectLabel: `past ${idNumber.slice(-5)}`, severity: "high", state, openedAt: firstHitAt, decidedAt: firstHitAt, decisionReason: "planted" })
+        .returning();
+      await scratch.db.insert(riskAlerts).values({
+        ruleKey: "same_id_velocity",
+        ruleVersionId: v1!.id,
+        ruleVersion: 1,
+        params: v1!.params,
+        severity: "high",
+        mode: "live",
+        subjectType: "id",
+        subjectKey,
+        caseId: riskCase!.id,
+        isOpen: false,
+        sentence: "planted",
+        firstHitAt,
+        lastHitAt: firstHitAt,
+      });
+      return riskCase!.id;
+    };
+    const inRange = new Date(historyStart.getTime() + 5 * 24 * 3_600_000);
+    // id 1: 3 tokens at 1 branch; id 2: 2 tokens at 2 branches; id 40: 3 tokens, the last reported.
+    const stillCleared = await plant("GHA-700000001-1", "cleared", inRange);
+    const avoidedCleared = await plant("GHA-700000002-2", "cleared", inRange);
+    await plant("GHA-700000040-0", "reported", inRange);
+    // Outside the range: not replayed.
+    await plant("GHA-700000030-0", "cleared", new Date(historyStart.getTime() - 24 * 3_600_000));
+    const alertsBefore = await scratch.db.select().from(riskAlerts);
+
+    const people = [];
+    for (const name of ["three", "four"]) {
+      const member = await aStaffMember(scratch.db, { role: "head_office_supervisor", branchId: history.branchIds.A, username: `risk.hq.${name}.${driver}` });
+      people.push({ userId: member.userId, username: member.username, role: "head_office_supervisor" as const });
+    }
+    const [proposer, second] = people as [(typeof people)[number], (typeof people)[number]];
+    const live = (await loadActiveRules(scratch.db)).find((rule) => rule.ruleKey === "same_id_velocity")!;
+    const pending = await proposeRuleVersion(scratch.db, proposer, { ruleKey: "same_id_velocity", params: { minTokens: 3, minBranches: 3 }, severity: "high", mode: "live", reason: "Two branches in a day is a commute, not fraud." });
+    const [candidate] = await loadRuleVersions(scratch.db, [pending.id]);
+    const report = await runBacktest(scratch.db, [live, candidate!], { from: historyStart, to: historyEnd });
+    const replayOf = (version: number) => report.perRule.find((rule) => rule.version === version)!.pastCases;
+
+    expect(replayOf(live.version)).toMatchObject({ considered: 3, stillRaised: 3, avoided: 0, cleared: { stillRaised: 2, avoided: 0 }, reported: { stillRaised: 1, avoided: 0 } });
+    const stricter = replayOf(pending.version);
+    expect(stricter).toMatchObject({ considered: 3, stillRaised: 2, avoided: 1, cleared: { stillRaised: 1, avoided: 1 }, reported: { stillRaised: 1, avoided: 0 } });
+    expect(stricter.cases.find((one) => one.caseId === avoidedCleared)).toMatchObject({ state: "cleared", stillRaised: false });
+    expect(stricter.cases.find((one) => one.caseId === stillCleared)).toMatchObject({ state: "cleared", stillRaised: true });
+    // Read only: the replay made and changed no alert.
+    expect(await scratch.db.select().from(riskAlerts)).toEqual(alertsBefore);
+
+    // Proposing and deciding are audited, with no branch; the proposer cannot decide.
+    await expect(decideRuleVersion(scratch.db, proposer, pending.id, false)).rejects.toMatchObject({ code: "FORBIDDEN", userMessage: "A second person must approve a rule change." });
+    expect((await decideRuleVersion(scratch.db, second, pending.id, false)).status).toBe("rejected");
+    const trail = await scratch.db.select().from(auditEvents).where(eq(auditEvents.subjectId, pending.id));
+    expect(trail.map((event) => [event.action, event.branchId])).toEqual([
+      ["risk.rule_proposed", null],
+      ["risk.rule_rejected", null],
+    ]);
   });
 });

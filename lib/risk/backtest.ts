@@ -1,6 +1,8 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
+import { branches, tokenRequests } from "@/lib/db/schema";
 import type { DbExecutor } from "@/lib/db/types";
+import { maskIdNumber } from "@/lib/pii/mask";
 import { evaluateRules, type RuleHit } from "./evaluate";
 import type { RuleVersion } from "./rules";
 
@@ -25,9 +27,58 @@ export type BacktestReport = {
     /** `YYYY-MM-DD|branch id` → alerts that day at that branch (the first trigger of a subject that day). */
     alertsPerBranchDay: Record<string, number>;
     sampleTokenIds: string[];
+    /** How the live cases of this rule whose alert opened in the range would have gone under this version. */
+    pastCases: PastCaseReplay;
   }[];
   hits: RuleHit[];
 };
+
+/**
+ * The rule's past cases replayed: a case counts when a live alert of the rule opened in the range
+ * and joined it. "Still raised": this version hits the case's subject in the range too; "avoided":
+ * it does not. A case cleared is one a person judged a false positive; reported is one they did not.
+ */
+export type PastCaseReplay = {
+  considered: number;
+  stillRaised: number;
+  avoided: number;
+  cleared: { stillRaised: number; avoided: number };
+  reported: { stillRaised: number; avoided: number };
+  /** Each case (at most 50, oldest first), for the page to link. */
+  cases: { caseId: string; state: string; subjectLabel: string; stillRaised: boolean }[];
+};
+
+type PastCaseRow = { rule_key: string; case_id: string; subject_type: string; subject_key: string; subject_label: string; state: string; opened_at: string };
+
+async function pastCasesOf(tx: DbExecutor, ruleKeys: readonly string[], range: { from: Date; to: Date }): Promise<PastCaseRow[]> {
+  if (ruleKeys.length === 0) return [];
+  const result = (await tx.execute(sql`
+    select distinct a.rule_key, c.id as case_id, c.subject_type, c.subject_key, c.subject_label, c.state::text as state, c.opened_at::text as opened_at
+      from risk_alerts a join risk_cases c on c.id = a.case_id
+     where a.mode = 'live'
+       and a.first_hit_at >= ${range.from.toISOString()}::timestamptz and a.first_hit_at < ${range.to.toISOString()}::timestamptz
+       and a.rule_key in (${sql.join(
+         ruleKeys.map((key) => sql`${key}`),
+         sql`, `,
+       )})
+     order by opened_at, case_id`)) as unknown as { rows: PastCaseRow[] };
+  return result.rows;
+}
+
+export function replayPastCases(cases: readonly PastCaseRow[], ruleHits: readonly Pick<RuleHit, "subjectType" | "subjectKey">[]): PastCaseReplay {
+  const hit = new Set(ruleHits.map((one) => `${one.subjectType}|${one.subjectKey}`));
+  const replay: PastCaseReplay = { considered: 0, stillRaised: 0, avoided: 0, cleared: { stillRaised: 0, avoided: 0 }, reported: { stillRaised: 0, avoided: 0 }, cases: [] };
+  for (const one of cases) {
+    const stillRaised = hit.has(`${one.subject_type}|${one.subject_key}`);
+    const side = stillRaised ? "stillRaised" : "avoided";
+    replay.considered += 1;
+    replay[side] += 1;
+    if (one.state === "cleared") replay.cleared[side] += 1;
+    if (one.state === "reported") replay.reported[side] += 1;
+    if (replay.cases.length < 50) replay.cases.push({ caseId: one.case_id, state: one.state, subjectLabel: one.subject_label, stillRaised });
+  }
+  return replay;
+}
 
 export async function runBacktest(db: DbExecutor, rules: readonly RuleVersion[], range: { from: Date; to: Date }): Promise<BacktestReport> {
   return db.transaction(async (tx) => {
@@ -37,6 +88,7 @@ export async function runBacktest(db: DbExecutor, rules: readonly RuleVersion[],
     )) as unknown as { rows: { total: number }[] };
     const tokensEvaluated = Number(counted.rows[0]?.total ?? 0);
     const hits = await evaluateRules(tx, rules, { from: range.from, to: range.to });
+    const pastCases = await pastCasesOf(tx, [...new Set(rules.map((rule) => rule.ruleKey))], range);
     const perRule = rules.map((rule) => {
       const ruleHits = hits.filter((hit) => hit.rule.id === rule.id);
       const tokens = new Set(ruleHits.flatMap((hit) => hit.tokenIds));
@@ -61,8 +113,45 @@ export async function runBacktest(db: DbExecutor, rules: readonly RuleVersion[],
         firePerThousand: tokensEvaluated === 0 ? 0 : Math.round((triggers / tokensEvaluated) * 1000 * 10) / 10,
         alertsPerBranchDay,
         sampleTokenIds: [...tokens].sort().slice(0, 10),
+        pastCases: replayPastCases(
+          pastCases.filter((one) => one.rule_key === rule.ruleKey),
+          ruleHits,
+        ),
       };
     });
     return { from: range.from.toISOString(), to: range.to.toISOString(), tokensEvaluated, perRule, hits };
   });
+}
+
+export type SampleToken = { id: string; createdAt: Date; kind: string; maskedIdNumber: string; phone: string | null; branchName: string; outcome: string };
+
+/** What a page shows of a backtest besides its counts: the sample tokens, masked, and the branches' names. */
+export async function describeBacktest(db: DbExecutor, report: BacktestReport): Promise<{ samples: Map<string, SampleToken>; branchNames: Map<string, string> }> {
+  const tokenIds = [...new Set(report.perRule.flatMap((rule) => rule.sampleTokenIds))];
+  const rows =
+    tokenIds.length === 0
+      ? []
+      : await db
+          .select({
+            id: tokenRequests.id,
+            createdAt: tokenRequests.createdAt,
+            kind: tokenRequests.kind,
+            idType: tokenRequests.idType,
+            last4: tokenRequests.idNumberLast4,
+            phone: tokenRequests.phoneNumberMasked,
+            branchName: branches.name,
+            outcome: tokenRequests.outcome,
+          })
+          .from(tokenRequests)
+          .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
+          .where(inArray(tokenRequests.id, tokenIds));
+  const samples = new Map(
+    rows.map((row) => [
+      row.id,
+      { id: row.id, createdAt: row.createdAt, kind: row.kind, maskedIdNumber: row.last4 ? maskIdNumber(row.idType, row.last4) : "(erased)", phone: row.phone, branchName: row.branchName, outcome: row.outcome },
+    ]),
+  );
+  const branchIds = [...new Set(report.perRule.flatMap((rule) => Object.keys(rule.alertsPerBranchDay).map((key) => key.split("|")[1]!)))].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  const named = branchIds.length === 0 ? [] : await db.select({ id: branches.id, name: branches.name }).from(branches).where(inArray(branches.id, branchIds));
+  return { samples, branchNames: new Map(named.map((branch) => [branch.id, branch.name])) };
 }

@@ -4,13 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordAuditEvent } from "@/lib/audit";
 import { verifyAuditChain } from "@/lib/audit/chain";
 import { erasePart } from "@/lib/compliance/erasure";
-import { riskAlerts, riskCases, riskCaseTokens, riskRuleVersions } from "@/lib/db/schema";
+import { runRetentionJob } from "@/lib/compliance/retention-job";
+import { riskAlerts, riskCases, riskCaseTokens, riskRuleVersions, tokenRequests } from "@/lib/db/schema";
 import type { StaffRole } from "@/lib/domain/staff-roles";
 import { computeIdNumberIndex } from "@/lib/pii/blind-index";
 import { aBranch, aStaffMember, aTokenRequest } from "@/test/kit/builders";
 import { forEachDatabase, openScratchDatabase, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { countOpenCases, decideCase, getCase, listCases, takeCase, type CaseViewer } from "./cases";
 import { evaluateChanges, readRiskLag } from "./evaluator";
+import { readRuleFigures } from "./figures";
 
 /**
  * The live evaluator, alerts and cases on a real database (ADR 0046): who can and cannot see
@@ -102,6 +104,18 @@ forEachDatabase("risk alerts and cases", (driver) => {
     expect(await erasePart(scratch.db, tokenIds, "identity", "request", new Date())).toEqual([]);
   });
 
+  // Decades on, every clock has run out: only the case's hold keeps the tokens.
+  const retention = { settings: { contactDays: 30, identityYears: 7 }, now: new Date(Date.now() + 30 * 365 * 24 * 3_600_000), trigger: "command" as const };
+  const erasedOf = async (ids: readonly string[]) =>
+    (await scratch.db.select({ id: tokenRequests.id, contact: tokenRequests.contactErasedAt, identity: tokenRequests.identityErasedAt }).from(tokenRequests)).filter((row) => ids.includes(row.id));
+
+  it("holds the case's tokens against the retention job too, while the case is open", async () => {
+    const report = await runRetentionJob(scratch.db, retention);
+    expect(report).toMatchObject({ status: "ran", contactErased: 0, identityErased: 0 });
+    expect(report.examined).toBeGreaterThanOrEqual(tokenIds.length);
+    for (const row of await erasedOf(tokenIds)) expect(row, row.id).toMatchObject({ contact: null, identity: null });
+  });
+
   it("extends the one alert with a fourth token, and a second pass over the same rows changes nothing", async () => {
     expect(await evaluateChanges(scratch.db, { owner: "test" })).toMatchObject({ alertsOpened: 0, alertsExtended: 0, casesOpened: 0 });
     await issue(1);
@@ -144,6 +158,14 @@ forEachDatabase("risk alerts and cases", (driver) => {
     expect((await erasePart(scratch.db, tokenIds.slice(0, 1), "contact", "request", new Date())).length).toBe(1);
   });
 
+  it("lets the retention job erase the tokens once the case is closed", async () => {
+    const held = await scratch.db.select().from(riskCaseTokens).where(isNull(riskCaseTokens.releasedAt));
+    expect(held).toEqual([]);
+    const report = await runRetentionJob(scratch.db, retention);
+    expect(report.identityErased).toBeGreaterThanOrEqual(tokenIds.length);
+    for (const row of await erasedOf(tokenIds)) expect(row.identity, row.id).not.toBeNull();
+  });
+
   it("adds nothing to the queue for a shadow version, and alerts on nothing before a version was approved", async () => {
     const [velocity] = await scratch.db.select().from(riskRuleVersions).where(and(eq(riskRuleVersions.ruleKey, "same_id_velocity"), eq(riskRuleVersions.status, "active")));
     await scratch.db.update(riskRuleVersions).set({ mode: "shadow" }).where(eq(riskRuleVersions.id, velocity!.id));
@@ -156,6 +178,19 @@ forEachDatabase("risk alerts and cases", (driver) => {
     await scratch.db.update(riskRuleVersions).set({ mode: "live", approvedAt: new Date(Date.now() + 1_000) }).where(eq(riskRuleVersions.id, velocity!.id));
     await aTokenRequest(scratch.db, { branchId: branchIds.B, issuedByUserId: people.teller.userId, idNumberIndex: shadowIndex, idNumberLast4: "9999", kind: "fingerprint" });
     expect(await evaluateChanges(scratch.db, { owner: "test" })).toMatchObject({ alertsOpened: 0, casesOpened: 0 });
+  });
+
+  it("gives each rule's hits per 1,000 tokens and the share of its decided cases cleared as false positives", async () => {
+    const figures = await readRuleFigures(scratch.db, { from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 60_000) });
+    // The 4 tokens of the reported case, 3 under the shadow version, 1 after the re-approval.
+    expect(figures.tokens).toBe(8);
+    const of = (key: string) => figures.rules.find((rule) => rule.ruleKey === key)!;
+    // Rule 1: one live alert raised then extended (2 hits), one shadow alert; its one case was reported.
+    expect(of("same_id_velocity")).toMatchObject({ liveHits: 2, shadowHits: 1, livePerThousand: 250, shadowPerThousand: 125, decidedCases: 1, clearedCases: 0, falsePositiveShare: 0 });
+    // Rule 8: the staff case, cleared by two people.
+    expect(of("staff_id_access")).toMatchObject({ liveHits: 1, decidedCases: 1, clearedCases: 1, falsePositiveShare: 1 });
+    expect(of("mule_phone")).toMatchObject({ liveHits: 0, livePerThousand: 0, decidedCases: 0, falsePositiveShare: null });
+    expect(figures.rules).toHaveLength(9);
   });
 
   it("keeps the audit chain whole", async () => {

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
 import { hasPermission } from "@/lib/auth/permissions";
 import type { Database, DbExecutor } from "@/lib/db/types";
-import { riskRuleVersions, type RiskRuleVersion } from "@/lib/db/schema";
+import { authUsers, riskRuleVersions, type RiskRuleVersion } from "@/lib/db/schema";
 import type { StaffRole } from "@/lib/domain/staff-roles";
 import { AppError } from "@/lib/errors";
 import { isRuleKey, paramsOf, type RuleKey, type RuleMode, type RuleVersion, type Severity } from "./rules";
@@ -30,6 +30,26 @@ export async function loadRuleVersions(db: DbExecutor, ids: readonly string[]): 
   return found.map(toRuleVersion).filter((rule): rule is RuleVersion => rule !== null);
 }
 
+/** Rule changes, their backtests and figures are head office's: the risk permission over every branch. */
+export function canManageRules(role: StaffRole): boolean {
+  return hasPermission(role, "risk.cases") && hasPermission(role, "branches.all");
+}
+
+export type RuleVersionRow = RiskRuleVersion & { proposedBy: string | null; decidedBy: string | null };
+
+/** Every version of every rule, newest first per rule, with who proposed and who decided it (for the rule pages). */
+export async function listRuleVersions(db: DbExecutor, ruleKey?: RuleKey): Promise<RuleVersionRow[]> {
+  const found = await db
+    .select()
+    .from(riskRuleVersions)
+    .where(ruleKey ? eq(riskRuleVersions.ruleKey, ruleKey) : undefined)
+    .orderBy(asc(riskRuleVersions.ruleKey), desc(riskRuleVersions.version));
+  const userIds = [...new Set(found.flatMap((row) => [row.proposedByUserId, row.approvedByUserId]).filter((id): id is string => id !== null))];
+  const users = userIds.length > 0 ? await db.select({ id: authUsers.id, username: authUsers.username }).from(authUsers).where(inArray(authUsers.id, userIds)) : [];
+  const nameOf = (id: string | null) => (id === null ? null : (users.find((user) => user.id === id)?.username ?? id));
+  return found.map((row) => ({ ...row, proposedBy: nameOf(row.proposedByUserId), decidedBy: nameOf(row.approvedByUserId) }));
+}
+
 export type RuleChange = { ruleKey: RuleKey; params: Record<string, unknown>; severity: Severity; mode: RuleMode; reason: string };
 type Actor = { userId: string; username: string; role: StaffRole };
 
@@ -39,7 +59,7 @@ type Actor = { userId: string; username: string; role: StaffRole };
  * pending version per rule at a time. Audited, with no branch (a branch's trail shows no rule).
  */
 export async function proposeRuleVersion(db: Database, actor: Actor, change: RuleChange): Promise<RiskRuleVersion> {
-  if (!hasPermission(actor.role, "risk.cases") || !hasPermission(actor.role, "branches.all")) throw new AppError("FORBIDDEN", "rule changes are head office's");
+  if (!canManageRules(actor.role)) throw new AppError("FORBIDDEN", "rule changes are head office's");
   if (change.reason.trim().length < 5) throw new AppError("VALIDATION", "reason too short", { userMessage: "Say why the rule changes (a sentence)." });
   return db.transaction(async (tx) => {
     const versions = await tx.select().from(riskRuleVersions).where(eq(riskRuleVersions.ruleKey, change.ruleKey)).orderBy(desc(riskRuleVersions.version)).for("update");
@@ -64,7 +84,7 @@ export async function proposeRuleVersion(db: Database, actor: Actor, change: Rul
 
 /** Approves a pending version: it becomes the active one from now on; the previous one retires. */
 export async function decideRuleVersion(db: Database, actor: Actor, versionId: string, approve: boolean, now = new Date()): Promise<RiskRuleVersion> {
-  if (!hasPermission(actor.role, "risk.cases") || !hasPermission(actor.role, "branches.all")) throw new AppError("FORBIDDEN", "rule changes are head office's");
+  if (!canManageRules(actor.role)) throw new AppError("FORBIDDEN", "rule changes are head office's");
   return db.transaction(async (tx) => {
     const [pending] = await tx.select().from(riskRuleVersions).where(and(eq(riskRuleVersions.id, versionId), eq(riskRuleVersions.status, "pending"))).for("update");
     if (!pending) throw new AppError("NOT_FOUND", `no pending rule version ${versionId}`);

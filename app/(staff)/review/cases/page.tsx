@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { CaseList } from "@/components/risk/case-list";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/pages";
 import { getDb } from "@/lib/db/client";
 import { listCases } from "@/lib/risk/cases";
+import { canManageRules } from "@/lib/risk/rule-versions";
 
 export const metadata: Metadata = { title: "Risk cases" };
 export const dynamic = "force-dynamic";
@@ -18,6 +20,13 @@ export default async function RiskCasesPage() {
       <PageHeader
         title="Risk cases"
         description="What the risk rules found in tokens and in staff's use of ID numbers, grouped by customer, phone or staff member. Never discuss a case with its subject or at the counter."
+        action={
+          canManageRules(staff.role) ? (
+            <Link href="/review/rules" className="font-semibold text-brand-800 underline">
+              Risk rules
+            </Link>
+          ) : undefined
+        }
       />
       <section aria-labelledby="open-cases" className="mb-8">
         <h2 id="open-cases" className="mb-3 text-xl font-semibold">

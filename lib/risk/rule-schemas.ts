@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { RULE_KEYS, type RuleKey } from "./rules";
+
+/**
+ * What the rule pages send (client-safe: the form shows the same limits). Each parameter comes
+ * as the text the person typed; the schema says per rule which it takes and what range makes
+ * sense, and reports a mistake on the parameter's own field (`params.<name>`).
+ */
+
+export type ParamSpec = { label: string; hint?: string; kind: "integer" | "share" | "digits"; min?: number; max?: number };
+
+export const ruleParamSpecs: { [K in RuleKey]: Record<string, ParamSpec> } = {
+  same_id_velocity: {
+    windowHours: { label: "Window (hours)", kind: "integer", min: 1, max: 720 },
+    minTokens: { label: "Tokens for one ID number", kind: "integer", min: 2, max: 1000 },
+    minBranches: { label: "Branches for one ID number", kind: "integer", min: 2, max: 100 },
+  },
+  retry_then_success: {
+    windowHours: { label: "Window (hours)", kind: "integer", min: 1, max: 720 },
+    minFailures: { label: "Failed or expired tokens before the success", kind: "integer", min: 1, max: 100 },
+  },
+  mule_phone: {
+    windowDays: { label: "Window (days)", kind: "integer", min: 1, max: 90 },
+    minIdNumbers: { label: "ID numbers on one phone", kind: "integer", min: 2, max: 100 },
+  },
+  new_phone_after_verified: { lookbackDays: { label: "Verified within (days)", kind: "integer", min: 1, max: 3650 } },
+  phone_abroad: { homeCallingCode: { label: "Home calling code", hint: "Digits only: 233 for Ghana.", kind: "digits" } },
+  card_fail_then_other_id: { windowHours: { label: "Window (hours)", kind: "integer", min: 1, max: 168 } },
+  teller_failure_rate: {
+    minIdNumbers: { label: "ID numbers a teller handles in a day", kind: "integer", min: 1, max: 1000 },
+    minFailedShare: { label: "Share failed, expired or invalid", hint: "Between 0 and 1: 0.8 is 80 %.", kind: "share", min: 0, max: 1 },
+    openHour: { label: "Opening hour (UTC, Ghana time)", kind: "integer", min: 0, max: 23 },
+    closeHour: { label: "Closing hour (UTC, Ghana time)", kind: "integer", min: 1, max: 24 },
+  },
+  staff_id_access: {
+    maxReveals: { label: "ID reveals allowed in 24 h", kind: "integer", min: 0, max: 10_000 },
+    maxSearches: { label: "ID searches allowed in 24 h", kind: "integer", min: 0, max: 10_000 },
+    maxFullExports: { label: "Full-ID exports allowed in 24 h", kind: "integer", min: 0, max: 10_000 },
+    noTokenLookbackDays: { label: "A reveal needs a token at the branch within (days)", kind: "integer", min: 1, max: 365 },
+  },
+  fingerprint_two_branches: { windowHours: { label: "Window (hours)", kind: "integer", min: 1, max: 72 } },
+};
+
+function parseParam(spec: ParamSpec, text: string): { value: number | string } | { error: string } {
+  const trimmed = text.trim();
+  if (trimmed === "") return { error: "Enter a value." };
+  if (spec.kind === "digits") return /^\d{1,4}$/.test(trimmed) ? { value: trimmed } : { error: "Digits only, 1 to 4 of them." };
+  const value = Number(trimmed);
+  if (!Number.isFinite(value)) return { error: "Enter a number." };
+  if (spec.kind === "integer" && !Number.isInteger(value)) return { error: "Enter a whole number." };
+  if ((spec.min !== undefined && value < spec.min) || (spec.max !== undefined && value > spec.max)) return { error: `Between ${spec.min} and ${spec.max}.` };
+  return { value };
+}
+
+export const ruleProposalSchema = z
+  .object({
+    ruleKey: z.enum(RULE_KEYS),
+    params: z.record(z.string(), z.string().max(20)),
+    severity: z.enum(["low", "medium", "high"], "Choose a severity."),
+    mode: z.enum(["off", "shadow", "live"], "Choose a mode."),
+    // Checked in the transform with the parameters, so one answer names every mistake at once.
+    reason: z.string().trim().max(2000),
+  })
+  .transform((input, context) => {
+    if (input.reason.length < 5) context.addIssue({ code: "custom", path: ["reason"], message: "Say why the rule changes (a sentence)." });
+    const params: Record<string, number | string> = {};
+    for (const [name, spec] of Object.entries(ruleParamSpecs[input.ruleKey])) {
+      const parsed = parseParam(spec, input.params[name] ?? "");
+      if ("error" in parsed) context.addIssue({ code: "custom", path: ["params", name], message: parsed.error });
+      else params[name] = parsed.value;
+    }
+    if (input.ruleKey === "teller_failure_rate" && typeof params.openHour === "number" && typeof params.closeHour === "number" && params.openHour >= params.closeHour) {
+      context.addIssue({ code: "custom", path: ["params", "closeHour"], message: "Closing comes after opening." });
+    }
+    return { ...input, params };
+  });
+
+export const ruleDecisionSchema = z.object({ versionId: z.uuid(), approve: z.boolean() });
+
+const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
+const dayMs = 24 * 3_600_000;
+/** A backtest reads at most this many days (a quarter): longer ranges cost the database more than a page should. */
+export const maxBacktestDays = 92;
+
+export type BacktestRange = { from: string; to: string; start: Date; end: Date };
+
+/**
+ * The backtest's range from the page's query: days `from` to `to`, both included, read in UTC
+ * (Ghana's time all year). Without both, the last 14 days and `run: false` (nothing is run until
+ * asked); a range that makes no sense gives its error and the default days.
+ */
+export function parseBacktestRange(query: { from?: string; to?: string }, now: Date): BacktestRange & { run: boolean; error?: string } {
+  const today = now.toISOString().slice(0, 10);
+  const fallbackFrom = new Date(Date.parse(today) - 13 * dayMs).toISOString().slice(0, 10);
+  const fallback = { from: fallbackFrom, to: today, start: new Date(Date.parse(fallbackFrom)), end: new Date(Date.parse(today) + dayMs) };
+  if (query.from === undefined && query.to === undefined) return { ...fallback, run: false };
+  const { from = "", to = "" } = query;
+  const start = Date.parse(from);
+  const last = Date.parse(to);
+  if (!dayPattern.test(from) || !dayPattern.test(to) || Number.isNaN(start) || Number.isNaN(last)) return { ...fallback, run: false, error: "Give both days as dates." };
+  if (last < start) return { ...fallback, run: false, error: "The last day comes after the first." };
+  if ((last - start) / dayMs + 1 > maxBacktestDays) return { ...fallback, run: false, error: `A backtest covers at most ${maxBacktestDays} days.` };
+  return { from, to, start: new Date(start), end: new Date(last + dayMs), run: true };
+}
