@@ -13,7 +13,7 @@
  */
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { findActionResult, resolveAction } from "@/e2e/support/action-calls";
+import { postServerAction, resolveAction } from "@/e2e/support/action-calls";
 import { fingerprintSubmission } from "@/test/kit/submissions";
 import { startInstances } from "./support/instances";
 import { loadAverage, percentile, signIn } from "./support/http-load";
@@ -35,12 +35,13 @@ let seen = 0;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const jittered = (meanMs: number) => meanMs * (0.5 + Math.random());
 
-async function timed(list: number[], label: string, request: () => Promise<Response>): Promise<Response | null> {
+/** Times a request (a page's headers, or a whole action call with its answer read) and notes any error. */
+async function timed<Answer extends { status: number }>(list: number[], label: string, request: () => Promise<Answer>): Promise<Answer | null> {
   const startedAt = performance.now();
   try {
     const response = await request();
     list.push(performance.now() - startedAt);
-    if (!response.ok && response.status !== 304) errors.push(`${label}: ${response.status}`);
+    if ((response.status < 200 || response.status > 299) && response.status !== 304) errors.push(`${label}: ${response.status}`);
     return response;
   } catch (error) {
     errors.push(`${label}: ${(error as Error).message}`);
@@ -74,14 +75,8 @@ async function main(): Promise<void> {
       await sleep(Math.random() * issueEverySeconds * 1000);
       while (Date.now() < endAt) {
         await timed(timings.page, "new token page", () => fetch(`${bank}/tokens/new/fingerprint`, { headers: { cookie } }));
-        const answer = await timed(timings.issue, "issue", () =>
-          fetch(`${bank}${issueAction.pagePath}`, {
-            method: "POST",
-            headers: { cookie, "next-action": issueAction.id, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin: bank },
-            body: JSON.stringify([{ ...fingerprintSubmission(), idempotencyKey: randomUUID() }]),
-          }),
-        );
-        const result = answer ? findActionResult(await answer.text()) : null;
+        const answer = await timed(timings.issue, "issue", () => postServerAction(bank, cookie, issueAction, { ...fingerprintSubmission(), idempotencyKey: randomUUID() }));
+        const result = answer?.result ?? null;
         const data = result?.data as { status?: string; tokenRequestId?: string; token?: string } | undefined;
         if (!result?.ok || data?.status !== "issued") {
           if (answer) errors.push(`issue: ${JSON.stringify(result).slice(0, 200)}`);

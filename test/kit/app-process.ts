@@ -1,8 +1,9 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import path from "node:path";
-import { findActionResult, resolveAction } from "@/e2e/support/action-calls";
+import { postServerAction, resolveAction } from "@/e2e/support/action-calls";
+import { nextServerGroupsOnPort } from "./server-processes";
 import { fingerprintSubmission } from "./submissions";
 
 /**
@@ -44,14 +45,9 @@ export function signalGroup(child: ChildProcess | undefined, signal: NodeJS.Sign
  * it can no longer pass it on).
  */
 export function killAppHard(app: ChildProcess, appUrl: string): void {
-  const port = new URL(appUrl).port;
-  const serverGroups = execFileSync("ps", ["-eo", "pgid=,args="], { encoding: "utf8" })
-    .split("\n")
-    .filter((line) => line.includes(`next start --port ${port} `))
-    .map((line) => Number(line.trim().split(/\s+/)[0]))
-    .filter((group) => group > 1);
+  const serverGroups = nextServerGroupsOnPort(new URL(appUrl).port);
   signalGroup(app, "SIGKILL");
-  for (const group of new Set(serverGroups)) {
+  for (const group of serverGroups) {
     try {
       process.kill(-group, "SIGKILL");
     } catch {
@@ -134,15 +130,11 @@ export async function issueUntil(appUrl: string, cookie: string, endAt: number, 
   const tally: IssuingTally = { issued: 0, refused: new Map() };
   const teller = async () => {
     while (Date.now() < endAt) {
-      const response = await fetch(`${appUrl}${issue.pagePath}`, {
-        method: "POST",
-        headers: { cookie, "next-action": issue.id, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin: appUrl },
-        body: JSON.stringify([{ ...fingerprintSubmission(), idempotencyKey: randomUUID() }]),
-      }).catch(() => null);
-      const result = response ? findActionResult(await response.text().catch(() => "")) : null;
+      const call = await postServerAction(appUrl, cookie, issue, { ...fingerprintSubmission(), idempotencyKey: randomUUID() }).catch(() => null);
+      const result = call?.result;
       if (result?.ok) tally.issued += 1;
       else {
-        const why = result?.code ?? (response ? `http ${response.status}` : "no answer");
+        const why = result?.code ?? (call ? `http ${call.status}` : "no answer");
         tally.refused.set(why, (tally.refused.get(why) ?? 0) + 1);
       }
       await sleep(100);
