@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
+import { nextServerGroupsOnPort } from "@/test/kit/server-processes";
 import { e2eMetricsToken } from "../support/metrics-token";
 
 /**
@@ -95,11 +96,7 @@ export async function watcherPollsOf(name: InstanceName): Promise<number> {
 
 /** Process groups of `next start` on an instance's port (serve-app starts it in a group of its own). */
 export function nextServerGroups(name: InstanceName): number[] {
-  const lines = execFileSync("ps", ["-eo", "pgid=,args="], { encoding: "utf8" }).split("\n");
-  const groups = lines
-    .filter((line) => line.includes(`next start --port ${instancePort(name)}`))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
-  return [...new Set(groups)].filter((group) => group > 1);
+  return nextServerGroupsOnPort(instancePort(name));
 }
 
 /** The pids of `next-server` processes on an instance's port: the watcher's lease owner starts with `<host>:<pid>:`. */
