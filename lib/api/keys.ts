@@ -6,6 +6,7 @@ import type { Database, DbExecutor } from "@/lib/db/types";
 import { apiKeys, authUsers, branches, type ApiKey } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { generateApiKey, hashApiKey, hintOf, parseApiKey, type ApiKeyEnvironment } from "./key-format";
+import type { ApiKeyListStatus } from "./key-status";
 import type { ApiScope } from "./scopes";
 
 /**
@@ -267,7 +268,7 @@ export type ApiKeyListItem = {
   id: string;
   name: string;
   environment: string;
-  status: "pending" | "active" | "expired" | "revoked" | "rejected" | "cancelled";
+  status: ApiKeyListStatus;
   keyHint: string | null;
   scopes: string[];
   branches: string[];

@@ -14,6 +14,7 @@ import { Input, Select } from "@/components/ui/input";
 import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import type { ActionResult } from "@/lib/actions/result";
 import type { apiKeyDecisionSchema, proposeApiKeySchema, rollApiKeySchema } from "@/lib/api/admin-schemas";
+import type { ApiKeyListStatus } from "@/lib/api/key-status";
 import { API_SCOPES, apiScopeLabels, type ApiScope } from "@/lib/api/scopes";
 
 type Action<Schema extends z.ZodType, Data> = (input: z.input<Schema>) => Promise<ActionResult<Data>>;
@@ -23,7 +24,7 @@ export type ApiKeyRow = {
   id: string;
   name: string;
   environment: string;
-  status: "pending" | "active" | "expired" | "revoked" | "rejected" | "cancelled";
+  status: ApiKeyListStatus;
   keyHint: string | null;
   scopes: string[];
   branches: string[];
