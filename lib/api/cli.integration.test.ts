@@ -1,10 +1,9 @@
-import { spawnSync } from "node:child_process";
-import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { apiKeys, auditEvents } from "@/lib/db/schema";
 import { aBranch } from "@/test/kit/builders";
 import { makeScratchDatabase, pgliteDataDirOf, scratchPiiKeys } from "@/test/kit/database";
+import { runOperatorScript } from "@/test/kit/operator-scripts";
 import { hashApiKey } from "./key-format";
 import { authenticateApiKey } from "./keys";
 import { listPurposesRoute } from "./route";
@@ -17,19 +16,7 @@ import { listPurposesRoute } from "./route";
 
 const keys = scratchPiiKeys();
 
-function runCreate(pgliteDataDir: string, args: string[]) {
-  const { DATABASE_URL: _app, MIGRATION_DATABASE_URL: _owner, ...environment } = process.env;
-  return spawnSync(process.execPath, [path.join("node_modules", "tsx", "dist", "cli.mjs"), "--conditions=react-server", "scripts/api-key-create.ts", ...args], {
-    env: {
-      ...environment,
-      PGLITE_DATA_DIR: pgliteDataDir,
-      APP_ENV: "test",
-      PII_ENCRYPTION_KEY: keys.encryptionKey.toString("hex"),
-      PII_INDEX_KEY: keys.indexKey.toString("hex"),
-    },
-    encoding: "utf8",
-  });
-}
+const runCreate = (pgliteDataDir: string, args: string[]) => runOperatorScript("scripts/api-key-create.ts", args, { pgliteDataDir, keys });
 
 describe("npm run api-key:create", () => {
   it("prints a working key last, stores only its hash, and refuses bad flags with a message and exit 1", async () => {

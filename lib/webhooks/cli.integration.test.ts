@@ -1,11 +1,10 @@
-import { spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { webhookEndpoints } from "@/lib/db/schema";
 import { makeScratchDatabase, pgliteDataDirOf, scratchPiiKeys } from "@/test/kit/database";
+import { runOperatorScript } from "@/test/kit/operator-scripts";
 import { sendTestEvent } from "./endpoints";
 import { createWebhookWorker } from "./worker";
 
@@ -17,19 +16,7 @@ import { createWebhookWorker } from "./worker";
 const keys = scratchPiiKeys();
 const silent = { info() {}, warn() {}, error() {} };
 
-function runAdd(pgliteDataDir: string, args: string[]) {
-  const { DATABASE_URL: _app, MIGRATION_DATABASE_URL: _owner, ...environment } = process.env;
-  return spawnSync(process.execPath, [path.join("node_modules", "tsx", "dist", "cli.mjs"), "--conditions=react-server", "scripts/webhooks-add.ts", ...args], {
-    env: {
-      ...environment,
-      PGLITE_DATA_DIR: pgliteDataDir,
-      APP_ENV: "test",
-      PII_ENCRYPTION_KEY: keys.encryptionKey.toString("hex"),
-      PII_INDEX_KEY: keys.indexKey.toString("hex"),
-    },
-    encoding: "utf8",
-  });
-}
+const runAdd = (pgliteDataDir: string, args: string[]) => runOperatorScript("scripts/webhooks-add.ts", args, { pgliteDataDir, keys });
 
 describe("npm run webhooks:add", () => {
   it("adds an active endpoint on the embedded database and prints its secret last; a refused address exits 1", async () => {
