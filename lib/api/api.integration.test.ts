@@ -151,6 +151,8 @@ forEachDatabase("the /api/v1 routes", (driver) => {
 
     const read = await getToken(made["Onboarding app"]!.key, created.body.id as string);
     expect(read.body).toMatchObject({ id: created.body.id, token: created.body.token, branch: "ACC", kind: "remote", state: "waiting" });
+    // The phone typed as the reference is masked, as in the webhooks (lib/webhooks/reference.ts).
+    expect(read.body.reference).toBe("024 ••• 4567");
     const listed = await documented(
       await routes.list(request(`/api/v1/tokens?reference=${body.reference}`, { key: made["Onboarding app"]!.key }), { params: undefined }),
       "/api/v1/tokens",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ID_TYPES } from "@/lib/domain/id-types";
 import { TOKEN_KINDS } from "@/lib/domain/token-kinds";
+import { SHARED_REFERENCE_DESCRIPTION } from "@/lib/webhooks/reference";
 import { API_SCOPES } from "./scopes";
 
 /**
@@ -72,7 +73,7 @@ export const tokenSchema = z
     kind: z.enum(TOKEN_KINDS),
     id_type: z.enum(ID_TYPES),
     masked_id_number: z.string().meta({ description: "Only the last characters of the ID number (e.g. `GHA-•••••789-0`)." }),
-    reference: z.string().nullable().meta({ description: "The reference, with every run of digits masked." }),
+    reference: z.string().nullable().meta({ description: SHARED_REFERENCE_DESCRIPTION }),
     purpose: z.string().nullable(),
     branch: z.string().meta({ description: "The branch code." }),
     state: tokenState,

@@ -7,7 +7,8 @@ import type { Database } from "@/lib/db/types";
 import { branches, tokenRequests, type TokenRequest } from "@/lib/db/schema";
 import { AppError, type FieldErrors } from "@/lib/errors";
 import { computeReferenceIndex, getPiiKeys, maskIdNumber, type PiiKeys } from "@/lib/pii";
-import { displayContact, displayIdNumber } from "@/lib/pii/erasure-note";
+import { displayIdNumber } from "@/lib/pii/erasure-note";
+import { sharedReference } from "@/lib/webhooks/reference";
 import { issueFingerprintToken, issueRemoteToken, type TokenIssuer } from "@/lib/tokens";
 import type { IssueOverrides } from "@/lib/tokens/issue-token";
 import type { UpstreamClient } from "@/lib/upstream";
@@ -173,7 +174,7 @@ function toApiToken(row: TokenRequest, branchCode: string): Token {
     kind: row.kind,
     id_type: row.idType,
     masked_id_number: displayIdNumber(row, maskIdNumber),
-    reference: displayContact(row.referenceMasked, row),
+    reference: sharedReference(row),
     purpose: row.purpose,
     branch: branchCode,
     state: stateOf(row),

@@ -131,7 +131,7 @@ forEachDatabase("webhooks", (driver) => {
     const { secret } = await freshEndpoint();
     const clock = { now: new Date() };
     const [token] = await seedIssuedTokens(scratch.db, upstream, 1, clock.now);
-    await scratch.db.update(tokenRequests).set(encryptContactFields(token!.id, { reference: "ACC-0042" }, keys)).where(eq(tokenRequests.id, token!.id));
+    await scratch.db.update(tokenRequests).set(encryptContactFields(token!.id, { reference: "ACC-0042 / 024 123 4567" }, keys)).where(eq(tokenRequests.id, token!.id));
     const watcher = createWatcher({
       store: createDrizzleWatcherStore(scratch.db),
       source: upstream,
@@ -164,12 +164,20 @@ forEachDatabase("webhooks", (driver) => {
     const [delivery] = receiver.received;
     const event = tokenFinishedWebhookSchema.parse(new Webhook(secret).verify(delivery!.body, headersOf(delivery!)));
     const [row] = await scratch.db.select().from(tokenRequests).where(eq(tokenRequests.id, token!.id));
-    expect(event.data).toMatchObject({ id: token!.id, reference: "ACC-0042", kind: "fingerprint", state: "successful" });
+    // The reference as the API shows it: the phone typed into it is masked.
+    expect(event.data).toMatchObject({ id: token!.id, reference: "ACC-0042 / 024 ••• 4567", kind: "fingerprint", state: "successful" });
     expect(event.data.result).toEqual({ status: "SUCCESSFUL", transaction_number: row!.transactionNumber, error: null });
-    expect(delivery!.body).not.toMatch(/GHA-|phone/i);
+    expect(delivery!.body).not.toMatch(/GHA-|phone|123 4567/i);
     const [stored] = await scratch.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.tokenRequestId, token!.id));
     expect(stored).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 200 });
     expect(delivery!.headers["webhook-id"]).toBe(webhookIdOf(stored!.id));
+
+    // Sent again after the customer's contact data is erased: the note, as the API says it.
+    await scratch.db
+      .update(tokenRequests)
+      .set({ referenceMasked: null, referenceEncrypted: null, contactErasedAt: new Date("2031-03-03T10:00:00Z"), contactErasedUnder: "retention" })
+      .where(eq(tokenRequests.id, token!.id));
+    expect(JSON.parse(await bodyOf(scratch.db, stored!)).data.reference).toBe("erased on 3 Mar 2031 under the retention policy");
   });
 
   it("retries a 500 with the same webhook-id and a new timestamp, and logs each attempt", async () => {
@@ -242,7 +250,7 @@ forEachDatabase("webhooks", (driver) => {
     const deliveryId = await enqueueTestEvent(scratch.db, endpoint.id, admin.username, clock.now);
     // The first worker leases, sends, and dies before recording anything.
     const [leased] = await leaseDueDeliveries(scratch.db, { owner: "killed-worker", now: clock.now, leaseMs: 60_000, limit: 10 });
-    const body = await bodyOf(scratch.db, leased!.delivery, () => keys);
+    const body = await bodyOf(scratch.db, leased!.delivery);
     const webhookId = webhookIdOf(leased!.delivery.id);
     await sendWebhook(
       endpoint.url,

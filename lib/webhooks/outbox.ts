@@ -12,7 +12,7 @@ import type { TokenFinishedWebhook, WebhookTestWebhook } from "./schemas";
  * The worker (worker.ts) sends them later.
  */
 
-/** The event's body as stored: the reference is left out (it is encrypted on the token's row) and added when sending. */
+/** The event's body as stored: the reference is left out and added, masked, when sending (store.ts `bodyOf`), so an erasure since holds. */
 type StoredTokenFinished = Omit<TokenFinishedWebhook, "data"> & { data: Omit<TokenFinishedWebhook["data"], "reference"> };
 
 export async function enqueueTokenFinished(tx: DbExecutor, tokenRequestId: string, now: Date): Promise<number> {

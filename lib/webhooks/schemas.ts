@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TOKEN_KINDS } from "@/lib/domain/token-kinds";
+import { SHARED_REFERENCE_DESCRIPTION } from "./reference";
 
 /**
  * The webhook payloads Veridesk sends, as zod schemas: the worker builds bodies that pass them,
@@ -17,7 +18,7 @@ export const WEBHOOK_FINAL_STATES = ["successful", "failed", "expired", "invalid
 export const tokenFinishedDataSchema = z
   .object({
     id: z.uuid().describe("The token request's id, as the API answers it."),
-    reference: z.string().nullable().describe("The reference given when the token was issued; null once erased."),
+    reference: z.string().nullable().describe(SHARED_REFERENCE_DESCRIPTION),
     kind: z.enum(TOKEN_KINDS),
     branch: z.string().describe("The branch's code."),
     state: z.enum(WEBHOOK_FINAL_STATES).describe("The final state."),

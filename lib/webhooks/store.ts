@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/types";
 import { tokenRequests, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookDelivery, type WebhookEndpoint } from "@/lib/db/schema";
-import { decryptField, piiContext, type PiiKeys } from "@/lib/pii";
+import { sharedReference } from "./reference";
 import { FAILING_ENDPOINT_DISABLED_AFTER_MS, nextAttemptAt } from "./schedule";
 import type { SendResult } from "./send";
 
@@ -48,11 +48,14 @@ export async function leaseDueDeliveries(
   });
 }
 
-/** The body as sent: the stored event, with a token's reference decrypted from its row (null once erased). */
-export async function bodyOf(db: DbExecutor, delivery: WebhookDelivery, keys: () => PiiKeys): Promise<string> {
+/** The body as sent: the stored event, with the token's reference as the API shows it (reference.ts), read when sending so an erasure holds. */
+export async function bodyOf(db: DbExecutor, delivery: WebhookDelivery): Promise<string> {
   if (delivery.eventType !== "token.finished" || !delivery.tokenRequestId) return JSON.stringify(delivery.payload);
-  const [token] = await db.select({ referenceEncrypted: tokenRequests.referenceEncrypted }).from(tokenRequests).where(eq(tokenRequests.id, delivery.tokenRequestId));
-  const reference = token?.referenceEncrypted ? decryptField(token.referenceEncrypted, piiContext("reference", delivery.tokenRequestId), keys()) : null;
+  const [token] = await db
+    .select({ referenceMasked: tokenRequests.referenceMasked, contactErasedAt: tokenRequests.contactErasedAt, contactErasedUnder: tokenRequests.contactErasedUnder })
+    .from(tokenRequests)
+    .where(eq(tokenRequests.id, delivery.tokenRequestId));
+  const reference = token ? sharedReference(token) : null;
   const payload = delivery.payload as { type: string; timestamp: string; data: Record<string, unknown> };
   const { id, ...rest } = payload.data;
   return JSON.stringify({ type: payload.type, timestamp: payload.timestamp, data: { id, reference, ...rest } });

@@ -64,7 +64,7 @@ export function createWebhookWorker(deps: WebhookWorkerDependencies): WebhookWor
     const startedAt = now();
     let result: SendResult;
     try {
-      const body = await bodyOf(db, delivery, deps.keys);
+      const body = await bodyOf(db, delivery);
       const webhookId = webhookIdOf(delivery.id);
       const headers = {
         "webhook-id": webhookId,
