@@ -52,3 +52,35 @@ test("a third token for one ID opens a case for the branch supervisor and head o
     await expect(page.locator("body")).not.toContainText(/rule \d v\d|Risk cases|held as evidence/);
   }
 });
+
+test("a rule change: head office proposes a version, sees its backtest, and a second person approves it", async ({ browser, apiAs }) => {
+  test.setTimeout(60_000);
+  const reason = "A year and a day: the bank's own review cycle.";
+  const proposer = await (await browser.newContext({ storageState: await (await apiAs("supervisor.hq")).storageState() })).newPage();
+  await proposer.goto("/review/rules");
+  // Rule 4 with a lookback a day longer: a change no other spec's tokens can notice.
+  await proposer.getByRole("link", { name: "4. A verified ID's link sent to a new phone" }).click();
+  const lookback = proposer.getByLabel("Verified within (days)");
+  await lookback.fill("36x");
+  await proposer.getByLabel("Why the change").fill(reason);
+  await proposer.getByRole("button", { name: "Propose this version" }).click();
+  await expect(proposer.getByText("Enter a number.")).toBeVisible();
+  await expect(proposer.getByLabel("Why the change")).toHaveValue(reason);
+  await lookback.fill("366");
+  await proposer.getByRole("button", { name: "Propose this version" }).click();
+  const waiting = proposer.getByRole("heading", { name: /^Waiting for approval: version \d+$/ });
+  await expect(waiting).toBeVisible();
+  const version = (await waiting.textContent())!.replace(/\D/g, "");
+  await expect(proposer.getByText("You proposed this version: another person at head office must approve or reject it.")).toBeVisible();
+  await expect(proposer.getByRole("button", { name: `Approve version ${version}` })).toHaveCount(0);
+  await proposer.getByRole("button", { name: "Run backtest" }).click();
+  await expect(proposer.getByTestId("backtest")).toContainText(`Version ${version} (proposed)`);
+
+  const second = await (await browser.newContext({ storageState: await (await apiAs("supervisor.hq.second")).storageState() })).newPage();
+  await second.goto(proposer.url());
+  await second.getByRole("button", { name: `Approve version ${version}` }).click();
+  await expect(second.getByRole("heading", { name: `In force: version ${version}` })).toBeVisible();
+  await expect(second.getByRole("heading", { name: /^Waiting for approval/ })).toHaveCount(0);
+  await proposer.context().close();
+  await second.context().close();
+});

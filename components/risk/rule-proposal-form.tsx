@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input, Select, Textarea } from "@/components/ui/input";
 import type { ActionResult } from "@/lib/actions/result";
-import { ruleParamSpecs } from "@/lib/risk/rule-schemas";
+import { ruleParamSpecs } from "@/lib/risk/rule-params";
 import type { RuleKey, RuleMode, Severity } from "@/lib/risk/rules";
 
 type Proposal = { ruleKey: RuleKey; params: Record<string, string>; severity: Severity; mode: RuleMode; reason: string };
@@ -19,7 +19,7 @@ export type RuleProposalFormProps = {
   propose: (input: Proposal) => Promise<ActionResult<{ versionId: string; version: number }>>;
 };
 
-const modeWords: Record<RuleMode, string> = { live: "Live: alerts reach the queue", shadow: "Shadow: counted for tuning, no alert in any queue", off: "Off: not evaluated" };
+const modeWords: Record<RuleMode, string> = { live: "Live", shadow: "Shadow", off: "Off" };
 
 /**
  * Proposes a new version of a rule. What was typed stays in the fields whatever the answer; a
@@ -100,16 +100,16 @@ export function RuleProposalForm({ ruleKey, current, propose }: RuleProposalForm
             </Field>
           );
         })}
-        <Field controlId={`${baseId}-severity`} label="Severity" error={errorOf("severity")}>
+        <Field controlId={`${baseId}-severity`} label="Severity" hint="Clearing a high-severity case takes two people." error={errorOf("severity")}>
           {(describedBy) => (
             <Select id={`${baseId}-severity`} aria-describedby={describedBy} value={severity} onChange={(event) => setSeverity(event.target.value as Severity)}>
-              <option value="high">High: clearing takes two people</option>
+              <option value="high">High</option>
               <option value="medium">Medium</option>
               <option value="low">Low</option>
             </Select>
           )}
         </Field>
-        <Field controlId={`${baseId}-mode`} label="Mode" error={errorOf("mode")}>
+        <Field controlId={`${baseId}-mode`} label="Mode" hint="Live alerts reach the queue; shadow ones are only counted; off does not run." error={errorOf("mode")}>
           {(describedBy) => (
             <Select id={`${baseId}-mode`} aria-describedby={describedBy} value={mode} onChange={(event) => setMode(event.target.value as RuleMode)}>
               {(["live", "shadow", "off"] as const).map((value) => (

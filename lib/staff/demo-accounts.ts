@@ -35,6 +35,8 @@ export const demoAccounts = [
   { username: "teller.kumasi", password: DEMO_PASSWORD, name: "Kwame Asante", role: "teller", branchCode: "KUM" },
   { username: "supervisor.kumasi", password: DEMO_PASSWORD, name: "Efua Boateng", role: "supervisor", branchCode: "KUM" },
   { username: "supervisor.hq", password: DEMO_PASSWORD, name: "Yaw Mensah", role: "head_office_supervisor", branchCode: "ACC" },
+  // The second head-office supervisor: a risk rule change needs two (ADR 0046).
+  { username: "supervisor.hq.second", password: DEMO_PASSWORD, name: "Esi Quaye", role: "head_office_supervisor", branchCode: "ACC" },
   { username: "admin", password: DEMO_PASSWORD, name: "Akosua Darko", role: "admin", branchCode: "ACC" },
   // The second administrator: a grant of customer data needs two (ADR 0020).
   { username: "admin.second", password: DEMO_PASSWORD, name: "Kofi Adjei", role: "admin", branchCode: "ACC" },
