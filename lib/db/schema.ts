@@ -882,6 +882,14 @@ export const webhookEndpoints = pgTable(
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
     /** Why: `gone` (answered 410), `failing` (five days), or `admin`. */
     disabledReason: text("disabled_reason"),
+    /**
+     * A new URL one administrator proposed: it sends customer outcomes somewhere else, so a second
+     * administrator must approve it before deliveries go there (until then they go to `url`).
+     */
+    proposedUrl: text("proposed_url"),
+    urlProposedByUserId: text("url_proposed_by_user_id"),
+    urlProposedByUsername: text("url_proposed_by_username"),
+    urlProposedAt: timestamp("url_proposed_at", { withTimezone: true }),
   },
   (table) => [index("webhook_endpoints_status_idx").on(table.status)],
 );
