@@ -33,12 +33,17 @@ export const endpointInputSchema = z.object({
 });
 export type EndpointInput = z.input<typeof endpointInputSchema>;
 
-function checkedInput(input: EndpointInput, rules: UrlRules) {
-  const parsed = endpointInputSchema.parse(input);
-  const problem = urlProblemOf(parsed.url, rules);
+function checkedUrl(url: string, rules: UrlRules): string {
+  const problem = urlProblemOf(url, rules);
   if (problem) {
     throw new AppError("VALIDATION", `webhook URL ${problem}`, { fieldErrors: { url: [`The URL ${problem}.`] } });
   }
+  return url;
+}
+
+function checkedInput(input: EndpointInput, rules: UrlRules) {
+  const parsed = endpointInputSchema.parse(input);
+  checkedUrl(parsed.url, rules);
   return parsed;
 }
 
@@ -205,6 +210,85 @@ export async function rotateSecret(
       requestId,
     });
     return { secret, previousValidUntil };
+  });
+}
+
+/**
+ * A new URL for an endpoint sends customer outcomes somewhere else, so it is a grant as the
+ * endpoint was: one administrator proposes it (checked as a new endpoint's URL is), deliveries go
+ * on to the old URL, and a second administrator approves it. A newer proposal replaces a waiting one.
+ */
+export async function proposeUrlChange(db: DbExecutor, admin: Administrator, endpointId: string, url: string, rules: UrlRules, now: Date, requestId?: string): Promise<void> {
+  const parsed = endpointInputSchema.shape.url.safeParse(url);
+  if (!parsed.success) throw new AppError("VALIDATION", "webhook URL missing or too long", { fieldErrors: { url: [parsed.error.issues[0]!.message] } });
+  const proposed = checkedUrl(parsed.data, rules);
+  await db.transaction(async (tx) => {
+    const [endpoint] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).for("update");
+    if (!endpoint || endpoint.status === "rejected") throw new AppError("NOT_FOUND", `webhook endpoint ${endpointId} not found`);
+    if (endpoint.status === "pending") {
+      throw new AppError("CONFLICT", `webhook endpoint ${endpointId} is still waiting for approval`, {
+        userMessage: "This endpoint is still waiting for approval: reject it and add it again with the right URL.",
+      });
+    }
+    if (proposed === endpoint.url) throw new AppError("VALIDATION", "webhook URL unchanged", { fieldErrors: { url: ["This is the endpoint's URL already."] } });
+    await tx
+      .update(webhookEndpoints)
+      .set({ proposedUrl: proposed, urlProposedByUserId: admin.userId, urlProposedByUsername: admin.username, urlProposedAt: now })
+      .where(eq(webhookEndpoints.id, endpointId));
+    await recordAuditEvent(tx, {
+      action: "webhook.endpoint_url_proposed",
+      actor: admin,
+      subject: { type: "webhook_endpoint", id: endpointId },
+      details: { from: endpoint.url, to: proposed, ...(endpoint.proposedUrl ? { replaced: endpoint.proposedUrl } : {}) },
+      requestId,
+    });
+  });
+}
+
+/**
+ * Approves or rejects the waiting URL. `seenUrl` is the proposal the administrator looked at: a
+ * newer one in between is refused rather than approved unseen. Approving checks the URL again
+ * (the allowed addresses may have changed) and is never the proposer's; rejecting is anyone's, the
+ * proposer's included (a withdrawal).
+ */
+export async function decideUrlChange(
+  db: DbExecutor,
+  admin: Administrator,
+  endpointId: string,
+  decision: "approve" | "reject",
+  seenUrl: string,
+  rules: UrlRules,
+  requestId?: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [endpoint] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).for("update");
+    if (!endpoint || endpoint.status === "rejected") throw new AppError("NOT_FOUND", `webhook endpoint ${endpointId} not found`);
+    if (endpoint.proposedUrl === null || endpoint.proposedUrl !== seenUrl) {
+      throw new AppError("CONFLICT", `webhook endpoint ${endpointId} has no URL change ${seenUrl} waiting`, {
+        userMessage: "That URL change is no longer waiting (decided, withdrawn or replaced): reload the page.",
+      });
+    }
+    const proposal = { from: endpoint.url, to: endpoint.proposedUrl, proposedBy: endpoint.urlProposedByUsername };
+    const cleared = { proposedUrl: null, urlProposedByUserId: null, urlProposedByUsername: null, urlProposedAt: null };
+    if (decision === "approve") {
+      if (endpoint.urlProposedByUserId === admin.userId) {
+        throw new AppError("CONFLICT", "separation of duties: the proposer cannot approve their own URL change", {
+          userMessage: "Another administrator must approve a URL change you proposed.",
+        });
+      }
+      checkedUrl(endpoint.proposedUrl, rules);
+      // A new destination: the old one's run of failures says nothing about it.
+      await tx.update(webhookEndpoints).set({ ...cleared, url: endpoint.proposedUrl, failingSince: null }).where(eq(webhookEndpoints.id, endpointId));
+    } else {
+      await tx.update(webhookEndpoints).set(cleared).where(eq(webhookEndpoints.id, endpointId));
+    }
+    await recordAuditEvent(tx, {
+      action: decision === "approve" ? "webhook.endpoint_url_changed" : "webhook.endpoint_url_change_rejected",
+      actor: admin,
+      subject: { type: "webhook_endpoint", id: endpointId },
+      details: proposal,
+      requestId,
+    });
   });
 }
 
