@@ -45,6 +45,8 @@ async function backUp(): Promise<number> {
   }
   console.log("Without them the customers' encrypted data in this backup cannot be read by anyone, you included.");
   console.log("Keep a copy of them separately from the backups (a different place, a different person's care).");
+  console.log("Keep AUTH_SECRET with them: the staff's authenticator secrets are encrypted with it, and a restored");
+  console.log("app started with another value signs no one in with a second factor.");
   return 0;
 }
 

@@ -48,6 +48,8 @@ async function restore(): Promise<number> {
     console.log(`NO KEY FILE at ${keyFile}. Copy the backed-up app's key file there BEFORE starting the app on this`);
     console.log("directory: started without it, the app makes new keys and the restored customer data stays unreadable.");
   }
+  console.log("Start the app with the backed-up server's AUTH_SECRET: the staff's authenticator secrets are encrypted");
+  console.log("with it, and under another value no one with a second factor can finish signing in.");
   return 0;
 }
 
