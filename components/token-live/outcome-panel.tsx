@@ -81,10 +81,10 @@ export function OutcomePanel({
             {token.outcomeUnknownReason === "result_never_arrived"
               ? "The customer started, but the service never sent a result. Ask the customer whether they finished, and call support before trying again."
               : !token.awaitsSmsToken
-                ? "The service did not answer when this token was requested. No link was sent to the customer, so there is nothing to recover: issue a new token."
+                ? "No answer of the service was recorded when this token was requested. No link was sent to the customer, so there is nothing to recover: issue a new token."
                 : canAttachSmsToken
-                  ? "The service did not answer when this token was requested, but it may still have created it and sent the link. Ask the customer whether an SMS arrived: if it did, read its token on the customer's own phone and enter it below; Veridesk checks it with the service and follows it. If nothing arrived, the teller issues a new token."
-                  : "The service did not answer when this token was requested, but it may still have created it and sent the link."}
+                  ? "No answer of the service was recorded when this token was requested (it did not answer in time, or Veridesk stopped before recording it), but it may still have created it and sent the link. Ask the customer whether an SMS arrived: if it did, read its token on the customer's own phone and enter it below; Veridesk checks it with the service and follows it. If nothing arrived, the teller issues a new token."
+                  : "No answer of the service was recorded when this token was requested (it did not answer in time, or Veridesk stopped before recording it), but it may still have created it and sent the link."}
           </p>
           {token.outcomeUnknownReason !== "result_never_arrived" && token.awaitsSmsToken && !canAttachSmsToken ? (
             // Entering the token is a supervisor's act (ADR 0037): the teller is told whom to ask.

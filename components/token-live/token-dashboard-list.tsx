@@ -41,7 +41,7 @@ export function TokenDashboardList({ tokens, serverNow, clockOffsetMs, emptyActi
       {unknownCount > 0 ? (
         <Alert tone="warning" title={unknownCount === 1 ? "1 token with an unknown outcome" : `${unknownCount} tokens with an unknown outcome`} data-testid="unknown-outcome-banner">
           <p>
-            The service did not answer when they were requested, or never sent a result. Ask the customer whether an SMS or a
+            No answer of the service was recorded when they were requested, or it never sent a result. Ask the customer whether an SMS or a
             verification reached them before issuing another token.
           </p>
           {/* Straight to what needs checking: the one token, or the list showing only those. */}

@@ -36,6 +36,8 @@ const fieldLabels: Record<string, string> = {
   code: "Branch code",
   reason: "Reason",
   count: "How many",
+  // The stale-attempt sweep's event (lib/tokens/stale-attempts.ts).
+  tokenRequestIds: "Attempts",
   since: "Since",
   perMinute: "Recorded per minute at most",
   ip: "IP address",
@@ -180,7 +182,7 @@ function nameOfId(names: AuditNames, id: string): string {
   if (staff) return `${staff.name} (${staff.username})`;
   const branch = names.branches[id];
   if (branch) return branch;
-  if (id in names.tokens) return names.tokens[id] ? `token ${names.tokens[id]}` : "a token never issued";
+  if (id in names.tokens) return names.tokens[id] ? `token ${names.tokens[id]}` : "an attempt with no token recorded";
   return "a record no longer on file";
 }
 

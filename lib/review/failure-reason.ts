@@ -19,6 +19,8 @@ export function failureReasonOf(row: { state: ReviewState; resultError: string |
     case "invalid":
       return "The service marked the token invalid: it can no longer be used.";
     case "outcome_unknown":
+      // The stale-attempt sweep's code: the service may have answered; its answer was never recorded.
+      if (row.errorCode === "ISSUE_OUTCOME_UNKNOWN") return `No answer to the issuing call was recorded in time (Veridesk stopped, or the bank's database refused it). ${outcomeUnknownNextStep}`;
       return `The service's answer to the issuing call never arrived. ${outcomeUnknownNextStep}`;
     case "not_issued":
       return row.errorCode ? codeCopy(row.errorCode) : "The service did not issue a token.";

@@ -43,6 +43,7 @@ describe("token history sentences", () => {
   });
 
   it("does not call the sweep's mark a timeout: the answer's record is what is missing", () => {
+    expect(failureReasonOf({ state: "outcome_unknown", resultError: null, errorCode: "ISSUE_OUTCOME_UNKNOWN" })).toMatch(/^No answer to the issuing call was recorded in time.*enter it on the token page/);
     const sentence = describeTokenEvent({ type: "issue.outcome_unknown", details: { errorCode: "ISSUE_OUTCOME_UNKNOWN" } }, context);
     expect(sentence.text).toBe("No answer to the issuing call was recorded in time: outcome unknown");
     expect(sentence.detail).toMatch(/token in their SMS/);

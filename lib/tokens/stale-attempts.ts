@@ -53,7 +53,7 @@ export async function settleStalePendingAttempts(db: Database, input: { now: Dat
         // One attempt: its page is the subject; several: the sweep's moment names the event.
         subject: ids.length === 1 ? { type: "token_request", id: ids[0]! } : { type: "stale_attempt_sweep", id: input.now.toISOString() },
         branchId,
-        details: { count: ids.length, tokenRequestIds: ids, errorCode: "ISSUE_OUTCOME_UNKNOWN", pendingLimitMs: pendingLimitMs(input.issueTimeoutMs) },
+        details: { count: ids.length, tokenRequestIds: ids, errorCode: "ISSUE_OUTCOME_UNKNOWN" },
       });
     }
     return marked.map(({ id }) => id);
