@@ -99,8 +99,9 @@ export const errorCatalog = {
   },
   // Not thrown by a call: what an attempt left `pending` past its issuing limit is recorded with
   // (lib/tokens/stale-attempts.ts). Nobody saw the service time out; only the answer is missing.
+  // A replay of its form answers with it, with a timeout's status: to a client, the answer never came.
   ISSUE_OUTCOME_UNKNOWN: {
-    httpStatus: 500,
+    httpStatus: 504,
     userMessage:
       "Veridesk has no record of the verification service's answer to this request (Veridesk stopped, or the bank's database refused the answer). The token may have been issued and the link sent — do not issue another one yet: ask the customer for the token in their SMS, and a supervisor can enter it on this attempt's page.",
   },
