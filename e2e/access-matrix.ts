@@ -199,6 +199,8 @@ export const actions: ActionEntry[] = [
   { file: "app/(staff)/admin/branches/actions.ts", name: "renameBranchAction", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/webhooks/actions.ts", name: "createWebhookEndpointAction", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/webhooks/actions.ts", name: "decideWebhookEndpointAction", audience: holders("staff.manage"), isSafeToProbe: true },
+  { file: "app/(staff)/admin/webhooks/actions.ts", name: "proposeWebhookUrlAction", audience: holders("staff.manage"), isSafeToProbe: true },
+  { file: "app/(staff)/admin/webhooks/actions.ts", name: "decideWebhookUrlAction", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/webhooks/actions.ts", name: "sendWebhookTestAction", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/webhooks/actions.ts", name: "rotateWebhookSecretAction", audience: holders("staff.manage"), isSafeToProbe: true },
   { file: "app/(staff)/admin/webhooks/actions.ts", name: "setWebhookEndpointEnabledAction", audience: holders("staff.manage"), isSafeToProbe: true },

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { openScratchDatabase, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
-import { leaseDueDeliveries } from "./store";
 import { approveEndpoint, decideUrlChange, deliveryLog, findEndpoint, listEndpoints, proposeEndpoint, proposeUrlChange, recoverFailedSince, rejectEndpoint, resendDelivery, sendTestEvent } from "./endpoints";
+import { leaseDueDeliveries } from "./store";
 
 /** An endpoint is a grant of customer outcomes: a second administrator approves it (ADR 0020). */
 

@@ -7,11 +7,13 @@ import { env } from "@/lib/env";
 import { wakeWebhookWorker } from "@/lib/webhooks/boot";
 import {
   approveEndpoint,
+  decideUrlChange,
   DEFAULT_ROTATION_OVERLAP_HOURS,
   disableEndpoint,
   enableEndpoint,
   endpointInputSchema,
   proposeEndpoint,
+  proposeUrlChange,
   recoverFailedSince,
   rejectEndpoint,
   resendDelivery,
@@ -21,8 +23,8 @@ import {
 } from "@/lib/webhooks/endpoints";
 
 /**
- * Webhook endpoints (lib/webhooks). Adding one is a grant of customer outcomes: it waits for a
- * second administrator (ADR 0020). Every step is audited by lib/webhooks.
+ * Webhook endpoints (lib/webhooks). Adding one, or changing where one sends, is a grant of
+ * customer outcomes: it waits for a second administrator (ADR 0020). Every step is audited by lib/webhooks.
  */
 
 const endpointIdSchema = z.object({ endpointId: z.uuid() });
@@ -40,6 +42,22 @@ export const decideWebhookEndpointAction = defineAction(
   async ({ input, staff, requestId }) => {
     if (input.decision === "approve") await approveEndpoint(await getDb(), staff, input.endpointId, new Date(), requestId);
     else await rejectEndpoint(await getDb(), staff, input.endpointId, new Date(), requestId);
+    return { decision: input.decision };
+  },
+);
+
+export const proposeWebhookUrlAction = defineAction(
+  { name: "webhooks.propose_url", schema: endpointIdSchema.extend({ url: z.string() }), permission: "staff.manage" },
+  async ({ input, staff, requestId }) => {
+    await proposeUrlChange(await getDb(), staff, input.endpointId, input.url.trim(), urlRulesFrom(env()), new Date(), requestId);
+    return { proposedUrl: input.url.trim() };
+  },
+);
+
+export const decideWebhookUrlAction = defineAction(
+  { name: "webhooks.decide_url", schema: endpointIdSchema.extend({ decision: z.enum(["approve", "reject"]), url: z.string() }), permission: "staff.manage" },
+  async ({ input, staff, requestId }) => {
+    await decideUrlChange(await getDb(), staff, input.endpointId, input.decision, input.url, urlRulesFrom(env()), requestId);
     return { decision: input.decision };
   },
 );

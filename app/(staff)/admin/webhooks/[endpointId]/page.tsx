@@ -13,14 +13,23 @@ import { formatDateTime } from "@/lib/bank-time";
 import { getDb } from "@/lib/db/client";
 import { deliveryLog, findEndpoint } from "@/lib/webhooks/endpoints";
 import { webhookIdOf } from "@/lib/webhooks/signing";
-import { recoverWebhookDeliveriesAction, resendWebhookDeliveryAction, rotateWebhookSecretAction, sendWebhookTestAction, setWebhookEndpointEnabledAction } from "../actions";
+import {
+  decideWebhookUrlAction,
+  proposeWebhookUrlAction,
+  recoverWebhookDeliveriesAction,
+  resendWebhookDeliveryAction,
+  rotateWebhookSecretAction,
+  sendWebhookTestAction,
+  setWebhookEndpointEnabledAction,
+} from "../actions";
+import { UrlChange } from "./url-change";
 
 export const metadata: Metadata = { title: "Webhook endpoint" };
 export const dynamic = "force-dynamic";
 
-/** One endpoint: its controls and its delivery log (latest 50 deliveries, every attempt). */
+/** One endpoint: its controls, a URL change waiting for a second administrator, and its delivery log (latest 50 deliveries, every attempt). */
 export default async function WebhookEndpointPage({ params }: { params: Promise<{ endpointId: string }> }) {
-  await requirePermission("staff.manage");
+  const staff = await requirePermission("staff.manage");
   const { endpointId } = await params;
   if (!z.uuid().safeParse(endpointId).success) notFound();
   const db = await getDb();
@@ -53,6 +62,23 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
           rotateAction={rotateWebhookSecretAction}
         />
       </section>
+      {endpoint.status === "pending" ? null : (
+        <UrlChange
+          endpointId={endpoint.id}
+          proposal={
+            endpoint.proposedUrl
+              ? {
+                  url: endpoint.proposedUrl,
+                  proposedBy: endpoint.urlProposedByUsername ?? "",
+                  proposedAt: endpoint.urlProposedAt ? formatDateTime(endpoint.urlProposedAt) : "",
+                  isOwn: endpoint.urlProposedByUserId === staff.userId,
+                }
+              : null
+          }
+          proposeAction={proposeWebhookUrlAction}
+          decideAction={decideWebhookUrlAction}
+        />
+      )}
       <h2 className="mb-2 text-xl font-semibold">Delivery log</h2>
       <p className="mb-4 text-ink-muted">
         Each delivery keeps one webhook-id across its attempts; failed ones are tried again for about three days. {endpoint.pending} waiting, {endpoint.failed} failed.
