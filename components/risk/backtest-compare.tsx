@@ -115,12 +115,12 @@ export function BacktestCompare({ tokensEvaluated, columns, samples, branchNames
             {column.result.pastCases.cases.length > 0 ? (
               <ul className="space-y-1">
                 {column.result.pastCases.cases.map((one) => (
-                  <li key={one.caseId} className="flex flex-wrap items-center gap-2">
+                  <li key={one.caseId}>
+                    Case about{" "}
                     <Link href={`/review/cases/${one.caseId}`} className="font-semibold text-brand-800 underline">
                       {one.subjectLabel}
-                    </Link>
-                    <CaseStateBadge state={one.state} />
-                    <span>{one.stillRaised ? "still raised" : "not raised by this version"}</span>
+                    </Link>{" "}
+                    <CaseStateBadge state={one.state} /> {one.stillRaised ? "still raised" : "not raised by this version"}
                   </li>
                 ))}
               </ul>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CaseList } from "@/components/risk/case-list";
+import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePermission } from "@/lib/auth/pages";
 import { getDb } from "@/lib/db/client";
@@ -22,9 +23,9 @@ export default async function RiskCasesPage() {
         description="What the risk rules found in tokens and in staff's use of ID numbers, grouped by customer, phone or staff member. Never discuss a case with its subject or at the counter."
         action={
           canManageRules(staff.role) ? (
-            <Link href="/review/rules" className="font-semibold text-brand-800 underline">
-              Risk rules
-            </Link>
+            <Button asChild variant="secondary">
+              <Link href="/review/rules">Risk rules</Link>
+            </Button>
           ) : undefined
         }
       />

@@ -94,9 +94,9 @@ export default async function RiskRulePage({ params, searchParams }: Props) {
         title={`Rule ${ruleNumbers[ruleKey]}: ${ruleTitles[ruleKey]}`}
         description={`${ruleKey} · a change is a new version that a second person at head office approves; it never alerts on what came before its approval.`}
         action={
-          <Link href="/review/rules" className="font-semibold text-brand-800 underline">
-            All rules
-          </Link>
+          <Button asChild variant="secondary">
+            <Link href="/review/rules">All rules</Link>
+          </Button>
         }
       />
       <div className="space-y-8">
