@@ -88,7 +88,7 @@ function defineTests(createDatabase: () => Promise<ScratchDatabase>) {
     );
     const issuedAtSandbox = (await sandboxTokens()).filter((token) => !before.has(token));
     expect(issuedAtSandbox).toHaveLength(1);
-    return { error, row: await rowOf(submission.idempotencyKey), token: issuedAtSandbox[0]! };
+    return { error, row: await rowOf(submission.idempotencyKey), token: issuedAtSandbox[0]!, submission };
   };
 
   it("keeps an issued token the database refused, tells the teller it may exist, and records it once the database writes again", async () => {
@@ -149,7 +149,7 @@ function defineTests(createDatabase: () => Promise<ScratchDatabase>) {
 
   it("a crash loses the kept answer, not the token: the attempt turns outcome unknown by itself and the customer's SMS token attaches", async () => {
     // This queue is dropped unflushed, as a killed process drops its memory.
-    const { error, row, token } = await (async () => {
+    const { error, row, token, submission } = await (async () => {
       await diskFull();
       return issueWhileFull(new RecordRetryQueue({ firstDelayMs: 60_000, maxDelayMs: 60_000 }, quietLog));
     })();
@@ -176,6 +176,11 @@ function defineTests(createDatabase: () => Promise<ScratchDatabase>) {
     expect(await settleStalePendingAttempts(db, { now: new Date(Date.now() + 40_000), issueTimeoutMs: ISSUE_TIMEOUT_MS })).toEqual([]);
     expect(await sweepEvents()).toBe(before);
     expect((await verifyAuditChain(db)).firstBreak).toBeNull();
+    // The same form sent again is told the same truth, and sent to the attempt; nothing is issued.
+    const tokensBeforeReplay = (await sandboxTokens()).length;
+    const replayed = await issueRemoteToken(submission, teller, "req-replay", { db, upstream, keys, log: quietLog }).catch((thrown: unknown) => thrown);
+    expect(replayed).toMatchObject({ code: "ISSUE_OUTCOME_UNKNOWN", subjectId: row.id, userMessage: expect.stringMatching(/may have been issued/) });
+    expect((await sandboxTokens()).length).toBe(tokensBeforeReplay);
 
     // The Operations page and the gauge list it until its token is recorded.
     const mayExist = await listAttemptsWhoseTokenMayExist(db, { now: new Date(), issueTimeoutMs: ISSUE_TIMEOUT_MS });
