@@ -87,7 +87,7 @@ export default defineConfig({
   webServer: [
     {
       name: "sandbox",
-      command: "npx tsx sandbox/server.ts",
+      command: "node_modules/.bin/tsx sandbox/server.ts",
       url: `${upstreamBaseUrl}/sandbox/api/clock`,
       env: { SANDBOX_PORT: String(sandboxPort) },
       reuseExistingServer: false,
@@ -97,7 +97,7 @@ export default defineConfig({
     },
     {
       name: "app",
-      command: "npx tsx --conditions=react-server scripts/serve-app.ts",
+      command: "node_modules/.bin/tsx --conditions=react-server scripts/serve-app.ts",
       url: `${process.env.APP_URL}/sign-in`,
       env: {
         APP_ENV: "test",

@@ -9,6 +9,7 @@ import { signInWithForm } from "@/e2e/support/auth";
 import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "@/e2e/support/live";
 import { addFault, clearFaults } from "./support/sandbox";
 import { demoAccount } from "@/lib/staff/demo-accounts";
+import { nextServerGroupsOnPort } from "@/test/kit/server-processes";
 
 /**
  * Stopping the app. Killed mid-token (SIGKILL: no goodbye, its watcher's lease and the embedded
@@ -23,7 +24,7 @@ const appUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "veridesk-e2e-restart-"));
 
 function startApp(): ChildProcess {
-  return spawn("npx", ["tsx", "--conditions=react-server", "scripts/serve-app.ts"], {
+  return spawn("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/serve-app.ts"], {
     detached: true,
     stdio: "ignore",
     env: {
@@ -43,13 +44,6 @@ async function waitUntilServing(): Promise<void> {
   await expect
     .poll(async () => (await fetch(`${appUrl}/sign-in`).catch(() => null))?.status ?? 0, { timeout: 120_000, intervals: [500] })
     .toBe(200);
-}
-
-/** Process groups of `next start` on our port (serve-app starts it in a group of its own). */
-function nextServerGroups(): number[] {
-  const lines = execFileSync("ps", ["-eo", "pgid=,args="], { encoding: "utf8" }).split("\n");
-  const groups = lines.filter((line) => line.includes(`next start --port ${port}`)).map((line) => Number(line.trim().split(/\s+/)[0]));
-  return [...new Set(groups)].filter((group) => group > 1);
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -78,11 +72,11 @@ test("a token issued before the app was killed gets its result after the restart
   await expect(page.getByTestId("state-badge")).toHaveText(fingerprintWaitingLabel);
 
   // The server dies on the spot; its supervisor (serve-app) ends with it.
-  const groups = nextServerGroups();
+  const groups = nextServerGroupsOnPort(port);
   expect(groups).toHaveLength(1);
   process.kill(-groups[0]!, "SIGKILL");
   await exited(app);
-  expect(nextServerGroups()).toEqual([]);
+  expect(nextServerGroupsOnPort(port)).toEqual([]);
 
   // Meanwhile the customer is verified at the scanner.
   await actOnScanner(browser, token, "SUCCESSFUL");
@@ -112,7 +106,7 @@ test("SIGTERM: the app finishes the poll under way, hands back its leases and cl
   await addFault({ mode: "hang", token, count: 100 });
   await page.waitForTimeout(4_000);
 
-  const groups = nextServerGroups();
+  const groups = nextServerGroupsOnPort(port);
   expect(groups).toHaveLength(1);
   const stoppedAt = Date.now();
   process.kill(-groups[0]!, "SIGTERM");
@@ -134,6 +128,6 @@ test("SIGTERM: the app finishes the poll under way, hands back its leases and cl
   expect(watcherStep.ms).toBeGreaterThan(1_000);
 
   // No lease is left for another instance to wait out.
-  const leased = execFileSync("npx", ["tsx", "--conditions=react-server", "e2e/support/read-leases.ts", path.join(dataDir, "pglite")], { encoding: "utf8" });
+  const leased = execFileSync("node_modules/.bin/tsx", ["--conditions=react-server", "e2e/support/read-leases.ts", path.join(dataDir, "pglite")], { encoding: "utf8" });
   expect(JSON.parse(leased.trim().split("\n").pop()!)).toEqual([]);
 });

@@ -7,7 +7,7 @@
  * opens the database, because an embedded (PGlite) data directory has exactly one owner at a time.
  */
 import { openSync, writeSync } from "node:fs";
-import { runToCompletion, startServer, superviseTogether } from "./support/processes";
+import { localBin, runToCompletion, startServer, superviseTogether } from "./support/processes";
 
 // Next sends anonymous usage data unless told not to; a bank's servers send nothing out (docs/operations.md).
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -17,7 +17,7 @@ const port = process.env.PORT ?? "3000";
 
 // Migrations, the demo staff on the embedded database (`E2E_SEED_DEMO=1`, the review end-to-end
 // run, adds 30 days of demo tokens) and an end-to-end run's live fixtures, in one process.
-await runToCompletion("npx", ["tsx", ...tsx, "scripts/db-prepare.ts"]);
+await runToCompletion(localBin("tsx"), [...tsx, "scripts/db-prepare.ts"]);
 
 // An idle connection is closed by the balancer before the app closes it: when both could close it,
 // the balancer may send a request down a connection the app is closing at that moment, and answer
@@ -27,6 +27,9 @@ if (!/^[1-9]\d{3,6}$/.test(keepAliveTimeoutMs)) {
   console.error(`KEEP_ALIVE_TIMEOUT_MS must be a whole number of milliseconds (1000 or more), not "${keepAliveTimeoutMs}"`);
   process.exit(1);
 }
+// Through npx on purpose: its wrapper keeps "next start --port N" in the process list, where the
+// tests that must kill a server for sure find it (test/kit/server-processes.ts); the server itself
+// retitles to "next-server".
 const nextServer = startServer("npx", [
   "next", "start", "--port", port, "--hostname", process.env.BIND_HOST ?? "127.0.0.1", "--keepAliveTimeout", keepAliveTimeoutMs,
 ], {

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { runToCompletion, startServer, superviseTogether } from "./support/processes";
+import { localBin, runToCompletion, startServer, superviseTogether } from "./support/processes";
 
 // Next sends anonymous usage data unless told not to; a bank's servers send nothing out (docs/operations.md).
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -18,16 +18,16 @@ const distDir = process.env.NEXT_DIST_DIR || ".next";
 
 if (isBuildStale()) {
   console.log("Building Veridesk (first start or sources changed)…");
-  await runToCompletion("npx", ["next", "build"]);
+  await runToCompletion(localBin("next"), ["build"]);
 }
 
 const children = [];
 const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: port };
 if (usesSandbox) {
-  children.push(startServer("npx", ["tsx", "sandbox/server.ts"], { env: { ...process.env, SANDBOX_PORT: sandboxPort } }));
+  children.push(startServer(localBin("tsx"), ["sandbox/server.ts"], { env: { ...process.env, SANDBOX_PORT: sandboxPort } }));
   childEnv.UPSTREAM_BASE_URL = `http://127.0.0.1:${sandboxPort}`;
 }
-children.push(startServer("npx", ["tsx", "--conditions=react-server", "scripts/serve-app.ts"], { env: childEnv }));
+children.push(startServer(localBin("tsx"), ["--conditions=react-server", "scripts/serve-app.ts"], { env: childEnv }));
 superviseTogether(children);
 
 console.log(`\nVeridesk:  http://localhost:${port}`);

@@ -103,7 +103,7 @@ export default defineConfig({
   webServer: [
     {
       name: "sandbox",
-      command: "npx tsx sandbox/server.ts",
+      command: "node_modules/.bin/tsx sandbox/server.ts",
       cwd: repoRoot,
       url: `${sandboxUrl}/sandbox/api/clock`,
       env: { SANDBOX_PORT: String(ports.sandbox) },
@@ -115,7 +115,7 @@ export default defineConfig({
     {
       // Migrates (as the owner, under the advisory lock) and seeds the demo staff; B finds it done.
       name: "instance A",
-      command: "npx tsx --conditions=react-server scripts/serve-app.ts",
+      command: "node_modules/.bin/tsx --conditions=react-server scripts/serve-app.ts",
       cwd: repoRoot,
       url: `http://127.0.0.1:${ports.instanceA}/api/health/ready`,
       env: instanceEnv("A"),

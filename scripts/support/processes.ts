@@ -1,4 +1,14 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import path from "node:path";
+
+/**
+ * A package's command from the project's node_modules/.bin, started directly. `npx` starts npm
+ * first to find it, about half a CPU-second each time: an app start runs three of them, and the
+ * test run starts apps a dozen times on two cores (ADR 0040).
+ */
+export function localBin(name: "next" | "tsx"): string {
+  return path.resolve(import.meta.dirname, "..", "..", "node_modules", ".bin", name);
+}
 
 /** Runs a command to completion, inheriting the terminal; rejects on a non-zero exit. */
 export function runToCompletion(command: string, args: string[], options: SpawnOptions = {}): Promise<void> {
