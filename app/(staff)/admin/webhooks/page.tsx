@@ -22,7 +22,7 @@ export default async function WebhooksPage() {
     <>
       <PageHeader
         title="Webhooks"
-        description="The bank's systems hear here when a verification ends (token.finished), signed per Standard Webhooks. A new endpoint receives customer outcomes only once a second administrator approves it."
+        description="The bank's systems hear here when a verification ends (token.finished), signed per Standard Webhooks. A new endpoint, or a new URL for one, receives customer outcomes only once a second administrator approves it."
       />
       <AddEndpointForm createAction={createWebhookEndpointAction} />
       <h2 className="mb-4 text-xl font-semibold">Endpoints</h2>
@@ -48,7 +48,8 @@ export default async function WebhooksPage() {
                 const badge = endpointStatusBadges[endpoint.status];
                 return (
                   <TableRow key={endpoint.id} data-endpoint={endpoint.url}>
-                    <TableCell>
+                    {/* Wide enough that a URL wraps in a few lines on a phone (the table scrolls sideways), not one letter a line. */}
+                    <TableCell className="min-w-56">
                       <Link href={`/admin/webhooks/${endpoint.id}`} className="font-semibold break-all underline">
                         {endpoint.url}
                       </Link>
@@ -70,6 +71,10 @@ export default async function WebhooksPage() {
                         <EndpointDecision endpointId={endpoint.id} decideAction={decideWebhookEndpointAction} />
                       ) : endpoint.status === "pending" ? (
                         <span className="text-sm text-ink-muted">Another administrator approves it</span>
+                      ) : endpoint.proposedUrl ? (
+                        <Link href={`/admin/webhooks/${endpoint.id}`} className="text-sm underline" data-testid="url-change-waiting">
+                          {endpoint.urlProposedByUserId === staff.userId ? "Your new URL waits for another administrator" : "A new URL waits for your approval"}
+                        </Link>
                       ) : null}
                     </TableCell>
                   </TableRow>

@@ -44,7 +44,10 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
           ← Webhooks
         </Link>
       </p>
-      <PageHeader title={endpoint.url} description={endpoint.description || `Events: ${endpoint.events.join(", ")}`} />
+      {/* The title is a URL, one long word: on a phone it wraps where it must instead of widening the page. */}
+      <div className="[overflow-wrap:anywhere]">
+        <PageHeader title={endpoint.url} description={endpoint.description || `Events: ${endpoint.events.join(", ")}`} />
+      </div>
       <p className="mb-4 flex flex-wrap items-center gap-3">
         <Badge tone={badge.tone}>{badge.label}</Badge>
         {endpoint.disabledReason ? <span className="text-ink-muted">{disabledReasonWords[endpoint.disabledReason] ?? endpoint.disabledReason}</span> : null}
