@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import path from "node:path";
 import { postServerAction, resolveAction } from "@/e2e/support/action-calls";
+import { localBin } from "@/scripts/support/processes";
 import { nextServerGroupsOnPort } from "./server-processes";
 import { fingerprintSubmission } from "./submissions";
 
@@ -89,14 +90,14 @@ export function drillSecrets(): Record<"AUTH_SECRET" | "PII_ENCRYPTION_KEY" | "P
 export async function startSandbox(): Promise<{ process: ChildProcess; url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const sandbox = startProcess("npx", ["tsx", "sandbox/server.ts"], { SANDBOX_PORT: String(port) });
+  const sandbox = startProcess(localBin("tsx"), ["sandbox/server.ts"], { SANDBOX_PORT: String(port) });
   await waitFor(async () => (await fetch(`${url}/sandbox/api/clock`)).ok, 30_000, "the sandbox");
   return { process: sandbox, url };
 }
 
 /** `scripts/serve-app.ts` (prepare the database, then `next start`) with a test run's settings. */
 export function startApp(appUrl: string, settings: Record<string, string>): ChildProcess {
-  return startProcess("npx", ["tsx", "--conditions=react-server", "scripts/serve-app.ts"], {
+  return startProcess(localBin("tsx"), ["--conditions=react-server", "scripts/serve-app.ts"], {
     APP_ENV: "test",
     PORT: new URL(appUrl).port,
     APP_URL: appUrl,
