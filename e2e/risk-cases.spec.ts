@@ -1,3 +1,5 @@
+import { demoAccount } from "@/lib/staff/demo-accounts";
+import { callServerAction } from "./support/action-calls";
 import { newCustomer } from "./support/customers";
 import { actOnScanner, issueFingerprintToken, LIVE_TIMEOUT } from "./support/live";
 import { expect, test } from "./support/session";
@@ -6,6 +8,8 @@ import { expect, test } from "./support/session";
  * The risk rules seen from the desk (ADR 0046): a teller retries one Ghana Card three times in
  * minutes; within seconds a case with its explaining sentence is there for the branch's
  * supervisor and head office, while the teller's menu, pages and `/review/cases` show nothing.
+ * A supervisor who reads more ID numbers than rule 8 allows becomes the subject of a staff case
+ * that only head office sees, and that takes two people there to clear.
  */
 
 test.use({ account: "teller.kumasi" });
@@ -83,4 +87,61 @@ test("a rule change: head office proposes a version, sees its backtest, and a se
   await expect(second.getByRole("heading", { name: /^Waiting for approval/ })).toHaveCount(0);
   await proposer.context().close();
   await second.context().close();
+});
+
+test("a supervisor past the reveal limit gets a staff case only head office sees, cleared there by two people", async ({ page, browser, apiAs }) => {
+  test.setTimeout(90_000);
+  const { id } = await issueFingerprintToken(page, newCustomer());
+  // Rule 8 v1: more than 20 reveals in 24 hours. Each reveal is the review page's own action.
+  const subject = demoAccount("supervisor.kumasi");
+  const subjectsRequests = await apiAs("supervisor.kumasi");
+  for (let reveal = 1; reveal <= 21; reveal += 1) {
+    const call = await callServerAction(subjectsRequests, { file: "app/(staff)/review/tokens/[id]/actions.ts", name: "revealIdNumberAction" }, { tokenRequestId: id, reason: `Checking the card against the file, ${reveal}` });
+    expect(call.result?.ok, call.text.slice(0, 300)).toBe(true);
+  }
+  const caseLink = (viewer: typeof page) => viewer.getByRole("link", { name: `Staff member ${subject.username}` });
+  const headOffice = await (await browser.newContext({ storageState: await (await apiAs("supervisor.hq")).storageState() })).newPage();
+  await expect(async () => {
+    await headOffice.goto("/review/cases");
+    await expect(caseLink(headOffice)).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: LIVE_TIMEOUT });
+  await expect(headOffice.getByRole("row").filter({ has: caseLink(headOffice) })).toContainText("rule 8 v1");
+  await caseLink(headOffice).click();
+  await headOffice.waitForURL(/\/review\/cases\/[0-9a-f-]{36}$/);
+  const caseUrl = headOffice.url();
+
+  // The subject, who is also their branch's supervisor: no row, and the case's own address is not found.
+  const subjectsPage = await (await browser.newContext({ storageState: await subjectsRequests.storageState() })).newPage();
+  await subjectsPage.goto("/review/cases");
+  await expect(caseLink(subjectsPage)).toHaveCount(0);
+  expect((await subjectsPage.goto(caseUrl))?.status()).toBe(404);
+
+  // Head office: one person takes it and proposes clearing; the case stays open until a second confirms.
+  await headOffice.getByRole("button", { name: "Take this case" }).click();
+  await expect(headOffice.getByText("The case is yours; it is in review.")).toBeVisible();
+  // The token whose ID was read is held as evidence while the case is open.
+  await expect(headOffice.getByRole("cell", { name: "Until closed" })).toHaveCount(1);
+  await headOffice.getByLabel("Decision").selectOption("clear");
+  await headOffice.getByLabel("Reason").fill("Reveals were for the branch's card audit this week.");
+  await headOffice.getByRole("button", { name: "Record decision" }).click();
+  await expect(headOffice.getByText("Clearing proposed: a second person, neither you nor the assignee, must confirm it.")).toBeVisible();
+
+  const second = await (await browser.newContext({ storageState: await (await apiAs("supervisor.hq.second")).storageState() })).newPage();
+  await second.goto(caseUrl);
+  await expect(second.getByText("supervisor.hq proposed clearing it")).toBeVisible();
+  await second.getByLabel("Decision").selectOption("clear");
+  await second.getByLabel("Reason").fill("Confirmed with the branch: the card audit was scheduled.");
+  await second.getByRole("button", { name: "Record decision" }).click();
+  await expect(second.getByText("Decision recorded.")).toBeVisible();
+  await second.goto("/review/cases");
+  await expect(second.getByRole("region", { name: /^Open/ }).getByRole("link", { name: `Staff member ${subject.username}` })).toHaveCount(0);
+  await expect(second.getByRole("region", { name: "Decided" }).getByRole("link", { name: `Staff member ${subject.username}` })).toBeVisible();
+
+  // The case's steps are links of the audit trail's chain, and it still verifies.
+  const admin = await (await browser.newContext({ storageState: await (await apiAs("admin")).storageState() })).newPage();
+  await admin.goto("/admin/audit");
+  await admin.getByRole("button", { name: "Verify the trail" }).click();
+  await expect(admin.getByText("The audit trail is intact")).toBeVisible();
+
+  for (const opened of [headOffice, subjectsPage, second, admin]) await opened.context().close();
 });
