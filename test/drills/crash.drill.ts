@@ -25,19 +25,17 @@ import {
 
 /**
  * The process dies under load (the embedded database): four tellers issue fingerprint tokens
- * without pause while the app is killed with SIGKILL — no shutdown, nothing flushed — twice,
- * each time started again on the same data directory (as the systemd unit would). At the end
- * every token the provider issued is in the database, or (when the answer died with the process)
- * its attempt is, written before the call and turning "outcome unknown" by itself, so the token
- * from the customer's SMS can be entered against it (ADR 0043); and the audit chain verifies on
- * the crashed directory.
+ * without pause while the app is killed with SIGKILL — no shutdown, nothing flushed — three
+ * times, each time started again on the same data directory (as the systemd unit would). At the
+ * end every token the provider issued is in the database, or (when the answer died with the
+ * process) its attempt is, written before the call and turning "outcome unknown" by itself, so the
+ * token from the customer's SMS can be entered against it (ADR 0043); and the audit chain
+ * verifies on the crashed directory.
  *
  * Needs a build: `npx vitest run --project drills test/drills/crash.drill.ts`.
  */
 
-// Two kills, each landing mid-issue, prove what a third would: each one costs an app start (about
-// 20 CPU-seconds on the run's two cores, ADR 0040).
-const KILLS = 2;
+const KILLS = 3;
 let dataDir: string;
 let sandbox: { process: ChildProcess; url: string };
 let app: ChildProcess;
@@ -45,7 +43,7 @@ let appUrl: string;
 const secrets = drillSecrets();
 const settings = () => ({ ...secrets, PGLITE_DATA_DIR: dataDir, UPSTREAM_BASE_URL: sandbox.url, UPSTREAM_ISSUE_TIMEOUT_MS: "8000" });
 
-describe("the app killed with SIGKILL under load, twice", () => {
+describe("the app killed with SIGKILL under load, three times", () => {
   beforeAll(async () => {
     dataDir = path.join(mkdtempSync(path.join(tmpdir(), "veridesk-drill-crash-")), "pglite");
     sandbox = await startSandbox();
