@@ -70,8 +70,15 @@ async function main(): Promise<void> {
     const endAt = Date.now() + minutes * 60_000;
     const following: Promise<void>[] = [];
 
+    // One session per account, shared by its simulated tellers: the lock-out counts password
+    // checks in flight, and six at once for one account read as guessing (lib/auth/lockout.ts).
+    const sessions = new Map<string, Promise<string>>();
+    const sessionOf = (username: string) => {
+      if (!sessions.has(username)) sessions.set(username, signIn(bank, username, "veridesk-demo"));
+      return sessions.get(username)!;
+    };
     const teller = async (index: number) => {
-      const cookie = await signIn(bank, index % 2 === 0 ? "teller.accra" : "teller.kumasi", "veridesk-demo");
+      const cookie = await sessionOf(index % 2 === 0 ? "teller.accra" : "teller.kumasi");
       await sleep(Math.random() * issueEverySeconds * 1000);
       while (Date.now() < endAt) {
         await timed(timings.page, "new token page", () => fetch(`${bank}/tokens/new/fingerprint`, { headers: { cookie } }));
