@@ -8,8 +8,11 @@
 #   TEST_APP_DATABASE_URL=postgres://…  the app role: what the tests then run as (ADR 0019)
 # (also appended to $GITHUB_ENV when that is set); progress goes to stderr.
 #
-# The owner role gets CREATEDB because the migration tests make a fresh database per run. The app
-# role gets nothing here: each migration grants it only what the app needs, as in production.
+# The owner role gets CREATEDB because the migration tests make a fresh database per run, and
+# pg_signal_backend so that dropping a scratch database (`DROP DATABASE … WITH (FORCE)`) may end
+# an app-role connection still open on it: without it PostgreSQL refuses the drop ("must be a
+# member of the role whose process is being terminated"). The app role gets nothing here: each
+# migration grants it only what the app needs, as in production.
 set -euo pipefail
 
 DB_NAME="${VERIDESK_TEST_DB_NAME:-veridesk_test}"
@@ -71,6 +74,8 @@ as_postgres psql -X -q -v ON_ERROR_STOP=1 -p "$DB_PORT" \
 SELECT format('CREATE ROLE %I LOGIN', :'user')
   WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :'user') \gexec
 SELECT format('ALTER ROLE %I LOGIN CREATEDB PASSWORD %L', :'user', :'password') \gexec
+SELECT format('GRANT pg_signal_backend TO %I', :'user')
+  WHERE NOT pg_has_role(:'user', 'pg_signal_backend', 'MEMBER') \gexec
 SELECT format('CREATE ROLE %I LOGIN', :'app_user')
   WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :'app_user') \gexec
 SELECT format('ALTER ROLE %I LOGIN NOCREATEDB NOCREATEROLE NOSUPERUSER PASSWORD %L', :'app_user', :'app_password') \gexec

@@ -221,21 +221,36 @@ export function withDatabase(url: string, databaseName: string): string {
 
 /**
  * Drops a scratch database once its last connection has gone. The backends of a pool just closed
- * take a moment to exit, and `DROP … WITH (FORCE)` would try to end them itself — which the owner
- * role may not do to the app role's ("must be a member of the role whose process is being
- * terminated"). So: wait (up to 10 s) until nobody is connected, then drop.
+ * take a moment to exit, so: wait (up to 10 s) until nobody is connected, then drop with FORCE,
+ * which ends whatever is still connected. Ending the app role's backends needs the owner role to
+ * be a member of pg_signal_backend (scripts/ci-postgres.sh grants it); without it PostgreSQL
+ * refuses ("must be a member of the role whose process is being terminated"), and the error then
+ * names the connections left and the grant that is missing.
  */
 export async function dropScratchDatabase(ownerBaseUrl: string, databaseName: string): Promise<void> {
   const client = new pg.Client({ connectionString: ownerBaseUrl });
   await client.connect();
   try {
+    const connected = async () =>
+      (
+        await client.query<{ usename: string; application_name: string }>(
+          "SELECT usename, application_name FROM pg_stat_activity WHERE datname = $1",
+          [databaseName],
+        )
+      ).rows;
     const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      const { rows } = await client.query<{ connected: number }>("SELECT count(*)::int AS connected FROM pg_stat_activity WHERE datname = $1", [databaseName]);
-      if ((rows[0]?.connected ?? 0) === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    while (Date.now() < deadline && (await connected()).length > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    try {
+      await client.query(`DROP DATABASE IF EXISTS "${databaseName.replace(/"/g, '""')}" WITH (FORCE)`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "42501") throw error;
+      const left = (await connected()).map((row) => `${row.usename}${row.application_name ? ` (${row.application_name})` : ""}`);
+      throw new Error(
+        `could not drop scratch database ${databaseName}: connections still open after 10 s: ${left.join(", ") || "none now"}; ` +
+          "the owner role needs pg_signal_backend to end them (run scripts/ci-postgres.sh, or GRANT pg_signal_backend TO <owner>)",
+        { cause: error },
+      );
     }
-    await client.query(`DROP DATABASE IF EXISTS "${databaseName.replace(/"/g, '""')}" WITH (FORCE)`);
   } finally {
     await client.end();
   }
