@@ -13,39 +13,53 @@
  */
 import { isMainModule } from "./support/main-module";
 import { openDatabase } from "@/lib/db/client";
+import type { OpenedDatabase } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { backfillContactEncryption, backfillPhoneNumberIndex } from "@/lib/pii/backfill";
 import { getPiiKeys } from "@/lib/pii/keys";
 
-/** Migrates and backfills, saying what it did; throws on failure (scripts/db-prepare.ts runs it too). */
+/** Migrates and backfills, saying what it did; throws on failure. */
 export async function migrateConfiguredDatabase(): Promise<void> {
+  const opened = await openConfiguredDatabase("npm run db:migrate");
+  try {
+    await reportMigrationsAndBackfill(opened);
+  } finally {
+    await opened.close();
+  }
+}
+
+/** Opens (and so migrates) the configured database: DATABASE_URL, else PGlite in PGLITE_DATA_DIR. */
+export function openConfiguredDatabase(label: string): Promise<OpenedDatabase> {
   const settings = env();
-  const opened = await openDatabase({
+  return openDatabase({
     databaseUrl: settings.DATABASE_URL,
     migrationDatabaseUrl: settings.MIGRATION_DATABASE_URL,
     pgliteDataDir: settings.PGLITE_DATA_DIR,
-    label: "npm run db:migrate",
+    label,
   });
-  try {
-    const { applied, alreadyApplied, durationMs } = opened.migrations;
-    console.log(`Database: ${opened.driver} at ${opened.location}`);
-    if (applied.length === 0) {
-      console.log(`Up to date: all ${alreadyApplied} migrations were already applied (${durationMs} ms).`);
-    } else {
-      console.log(`Applied ${applied.length} migration(s) in ${durationMs} ms (${alreadyApplied} already applied):`);
-      for (const tag of applied) console.log(`  + ${tag}`);
-    }
-    // Keys are asked for only when a row needs them, so a fresh database migrates without any.
-    const encrypted = await backfillContactEncryption(opened.db, getPiiKeys);
-    console.log(encrypted === 0 ? "Contact encryption: no older rows left in clear." : `Contact encryption: encrypted the reference and phone numbers of ${encrypted} older token(s).`);
-    // Tokens issued before the phone's blind index existed: the risk rules' "same phone" sees them too.
-    const phones = await backfillPhoneNumberIndex(opened.db, getPiiKeys);
-    console.log(phones.indexed === 0 ? "Phone index: no older phone left without one." : `Phone index: indexed the phone of ${phones.indexed} older token(s).`);
-    if (phones.unreadable > 0) {
-      console.warn(`Phone index: ${phones.unreadable} phone(s) could not be decrypted with the configured keys (a restore without its keys?): left without an index.`);
-    }
-  } finally {
-    await opened.close();
+}
+
+/**
+ * Says what opening `opened` migrated, then runs the backfills; throws on failure. Leaves it open
+ * (scripts/db-prepare.ts goes on seeding through the same connection rather than open it twice).
+ */
+export async function reportMigrationsAndBackfill(opened: OpenedDatabase): Promise<void> {
+  const { applied, alreadyApplied, durationMs } = opened.migrations;
+  console.log(`Database: ${opened.driver} at ${opened.location}`);
+  if (applied.length === 0) {
+    console.log(`Up to date: all ${alreadyApplied} migrations were already applied (${durationMs} ms).`);
+  } else {
+    console.log(`Applied ${applied.length} migration(s) in ${durationMs} ms (${alreadyApplied} already applied):`);
+    for (const tag of applied) console.log(`  + ${tag}`);
+  }
+  // Keys are asked for only when a row needs them, so a fresh database migrates without any.
+  const encrypted = await backfillContactEncryption(opened.db, getPiiKeys);
+  console.log(encrypted === 0 ? "Contact encryption: no older rows left in clear." : `Contact encryption: encrypted the reference and phone numbers of ${encrypted} older token(s).`);
+  // Tokens issued before the phone's blind index existed: the risk rules' "same phone" sees them too.
+  const phones = await backfillPhoneNumberIndex(opened.db, getPiiKeys);
+  console.log(phones.indexed === 0 ? "Phone index: no older phone left without one." : `Phone index: indexed the phone of ${phones.indexed} older token(s).`);
+  if (phones.unreadable > 0) {
+    console.warn(`Phone index: ${phones.unreadable} phone(s) could not be decrypted with the configured keys (a restore without its keys?): left without an index.`);
   }
 }
 

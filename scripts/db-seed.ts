@@ -10,17 +10,19 @@
  * On PGlite it owns the data directory while it runs: stop the app first.
  */
 import { closeDb, getDb } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { seedReviewDemoData } from "@/lib/review/demo-seed";
 import { formatDemoAccountsTable, seedDemoData } from "@/lib/staff/seed";
 import { isMainModule } from "./support/main-module";
 
 /**
- * Seeds the demo staff (and, with `withDemoTokens`, the review demo tokens) into the configured
- * database and prints what it did; throws on failure. Leaves the database open: the caller closes
- * it (`closeDb`), so scripts/db-prepare.ts can go on with the same connection.
+ * Seeds the demo staff (and, with `withDemoTokens`, the review demo tokens) into `db` (default:
+ * the configured database) and prints what it did; throws on failure. Leaves the database open:
+ * the caller closes it (`closeDb`), so scripts/db-prepare.ts can go on with the same connection.
  */
-export async function seedConfiguredDatabase(options: { onlyIfEmpty: boolean; withDemoTokens: boolean }): Promise<void> {
-  const report = await seedDemoData(await getDb(), { onlyIfEmpty: options.onlyIfEmpty });
+export async function seedConfiguredDatabase(options: { onlyIfEmpty: boolean; withDemoTokens: boolean; db?: Database }): Promise<void> {
+  const db = options.db ?? (await getDb());
+  const report = await seedDemoData(db, { onlyIfEmpty: options.onlyIfEmpty });
   if (report.skippedBecauseNotEmpty) {
     console.log("Staff accounts exist already: nothing seeded.");
   } else {
@@ -30,7 +32,7 @@ export async function seedConfiguredDatabase(options: { onlyIfEmpty: boolean; wi
     );
   }
   if (options.withDemoTokens) {
-    const demo = await seedReviewDemoData(await getDb());
+    const demo = await seedReviewDemoData(db);
     console.log(
       demo.skipped
         ? "Demo tokens exist already: nothing added."

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { closeDb, getDb } from "@/lib/db/client";
+import type { Database } from "@/lib/db/types";
 import { authUsers, riskRuleVersions, staffProfiles, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { computeIdNumberIndex, computeRequestFingerprint, encryptContactFields, encryptField, getPiiKeys, lastFourOf } from "@/lib/pii";
@@ -16,12 +17,13 @@ import { liveFixtures } from "./live-fixtures";
 import { isMainModule } from "@/scripts/support/main-module";
 
 /**
- * Writes the fixtures into the configured database (getDb) and runs the retention job; throws on
- * failure. Leaves the database open for the caller to close (scripts/db-prepare.ts goes on with it).
+ * Writes the fixtures into `db` (default: the configured database, getDb) and runs the retention
+ * job; throws on failure. Leaves the database open for the caller to close (scripts/db-prepare.ts
+ * goes on with it).
  */
-export async function seedLiveFixtures(): Promise<void> {
+export async function seedLiveFixtures(given?: Database): Promise<void> {
   if (env().APP_ENV !== "test") throw new Error("e2e/support/live-seed.ts writes test fixtures and runs only with APP_ENV=test.");
-  const db = await getDb();
+  const db = given ?? (await getDb());
   const now = Date.now();
   // The test bank's branches are open round the clock. Rule 7's "tokens outside opening hours"
   // would otherwise make every token of a run before 08:00 or after 17:00 a teller's case, whose
