@@ -10,11 +10,12 @@
  * interleaves; the first failure stops the rest. The summary lists each stage once, with its time.
  */
 import { execSync, spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { DEBIAN_HEADLESS_SHELL } from "../e2e/support/chromium";
 import { accountCpuOf, machineCpuTicks } from "./support/cpu-accounting";
+import { TEST_DATABASE_TEMPLATE_VARIABLE } from "./support/test-database-template";
 
 const nginxPath = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 
@@ -24,6 +25,13 @@ ensureSystemPackage("nginx", nginxPath, "nginx");
 ensurePostgres();
 // A bank's test run sends nothing to Next's telemetry either.
 process.env.NEXT_TELEMETRY_DISABLED = "1";
+// The apps of the end-to-end runs and of the drills start on copies of one database made by the
+// "test database template" stage (scripts/support/test-database-template.ts): about 7 CPU-s saved
+// an app. Every stage inherits where it is; it goes with the run.
+const templateFolder = mkdtempSync(path.join(tmpdir(), "veridesk-test-template-"));
+process.env[TEST_DATABASE_TEMPLATE_VARIABLE] = path.join(templateFolder, "template");
+process.on("exit", () => rmSync(templateFolder, { recursive: true, force: true }));
+const DATABASE_TEMPLATE = "test database template";
 
 type Stage = {
   label: string;
@@ -47,7 +55,7 @@ const playwright = (label: string, env: Record<string, string>, extraArgs: strin
   command: "npx",
   args: ["playwright", "test", ...extraArgs],
   env,
-  after: ["build"],
+  after: ["build", DATABASE_TEMPLATE],
   heavy: true,
 });
 
@@ -62,6 +70,12 @@ const stages: Stage[] = [
   { label: "unit tests", command: "npx", args: ["vitest", "run", "--project", "unit"] },
   { label: "build", command: "npx", args: ["next", "build"], env: { BUILD_SKIPS_TYPE_CHECK: "1" } },
   { label: "first-load JS budget", command: "npx", args: ["tsx", "scripts/bundle-budget.ts"], after: ["build"] },
+  {
+    label: DATABASE_TEMPLATE,
+    command: "node_modules/.bin/tsx",
+    args: ["--conditions=react-server", "scripts/support/make-test-database-template.ts", process.env[TEST_DATABASE_TEMPLATE_VARIABLE]!],
+    env: { APP_ENV: "test" },
+  },
   playwright("end-to-end tests, half 2 (screens, many viewers, provider faults)", { E2E_HALF: "2", E2E_APP_PORT: "3110", E2E_SANDBOX_PORT: "4110" }),
   playwright("end-to-end tests, half 1", { E2E_HALF: "1", E2E_APP_PORT: "3100", E2E_SANDBOX_PORT: "4100" }),
   {
@@ -73,7 +87,7 @@ const stages: Stage[] = [
   },
   // The failure drills (test/drills: a full disk, PostgreSQL restarts, SIGKILLs) mostly wait on
   // the processes they stop and start, so they run beside the heavy stages, not in a place of theirs.
-  { label: "failure drills", command: "npx", args: ["vitest", "run", "--project", "drills"], after: ["build"] },
+  { label: "failure drills", command: "npx", args: ["vitest", "run", "--project", "drills"], after: ["build", DATABASE_TEMPLATE] },
   playwright("end-to-end tests (two instances behind nginx, on PostgreSQL)", {}, ["-c", "e2e/multi-instance"]),
   playwright("end-to-end tests (supervisor review, on demo data)", { E2E_SEED_DEMO: "1", E2E_APP_PORT: "3120", E2E_SANDBOX_PORT: "4120" }),
 ];
