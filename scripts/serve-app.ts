@@ -27,11 +27,14 @@ if (!/^[1-9]\d{3,6}$/.test(keepAliveTimeoutMs)) {
   console.error(`KEEP_ALIVE_TIMEOUT_MS must be a whole number of milliseconds (1000 or more), not "${keepAliveTimeoutMs}"`);
   process.exit(1);
 }
-// Through npx on purpose: its wrapper keeps "next start --port N" in the process list, where the
-// tests that must kill a server for sure find it (test/kit/server-processes.ts); the server itself
-// retitles to "next-server".
-const nextServer = startServer("npx", [
-  "next", "start", "--port", port, "--hostname", process.env.BIND_HOST ?? "127.0.0.1", "--keepAliveTimeout", keepAliveTimeoutMs,
+// Under a shell that waits for it, on purpose: the shell keeps "next start --port N" in the process
+// list, where the tests that must kill a server for sure find it (test/kit/server-processes.ts),
+// since the server itself retitles to "next-server". Not through npx, which did the same but first
+// started npm, half a CPU-second at every start (`; exit $?` keeps the shell from exec-ing the
+// server in its place; the group gets every signal: scripts/support/processes.ts).
+const nextServer = startServer("sh", [
+  "-c", '"$@"; exit $?', "serve-app",
+  localBin("next"), "start", "--port", port, "--hostname", process.env.BIND_HOST ?? "127.0.0.1", "--keepAliveTimeout", keepAliveTimeoutMs,
 ], {
   stdio: ["ignore", "pipe", "pipe"],
 });
