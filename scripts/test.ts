@@ -67,7 +67,7 @@ const stages: Stage[] = [
   { label: "type-check", command: "npx", args: ["tsc", "--noEmit"], after: ["build"] },
   { label: "systemd units", command: "npx", args: ["tsx", "deploy/systemd/verify-units.ts"] },
   { label: "OpenAPI document lint", command: "npx", args: ["tsx", "--conditions=react-server", "scripts/openapi-lint.ts"] },
-  { label: "unit tests", command: "npx", args: ["vitest", "run", "--project", "unit"] },
+  { label: "unit tests", command: "npx", args: ["vitest", "run", "--project", "unit", "--project", "unit-isolated"] },
   { label: "build", command: "npx", args: ["next", "build"], env: { BUILD_SKIPS_TYPE_CHECK: "1" } },
   { label: "first-load JS budget", command: "npx", args: ["tsx", "scripts/bundle-budget.ts"], after: ["build"] },
   {
@@ -81,7 +81,8 @@ const stages: Stage[] = [
   {
     label: "integration tests",
     command: "npx",
-    args: ["vitest", "run", "--project", "integration"],
+    // The shared-process files, then those that each need a process (vitest.config.ts), in one run.
+    args: ["vitest", "run", "--project", "integration", "--project", "integration-isolated"],
     after: ["build"],
     heavy: true,
   },
