@@ -128,7 +128,7 @@ test("a supervisor past the reveal limit gets a staff case only head office sees
 
   const second = await (await browser.newContext({ storageState: await (await apiAs("supervisor.hq.second")).storageState() })).newPage();
   await second.goto(caseUrl);
-  await expect(second.getByText("supervisor.hq proposed clearing it")).toBeVisible();
+  await expect(second.getByText("Yaw Mensah proposed clearing it")).toBeVisible();
   await second.getByLabel("Decision").selectOption("clear");
   await second.getByLabel("Reason").fill("Confirmed with the branch: the card audit was scheduled.");
   await second.getByRole("button", { name: "Record decision" }).click();

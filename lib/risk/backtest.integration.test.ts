@@ -168,4 +168,20 @@ forEachDatabase("risk rules backtest", (driver) => {
       ["risk.rule_rejected", null],
     ]);
   });
+
+  it("takes one of two proposals for one rule sent at the same moment, and tells the other a change already waits", async () => {
+    const proposers = [];
+    for (const name of ["five", "six"]) {
+      const member = await aStaffMember(scratch.db, { role: "head_office_supervisor", branchId: history.branchIds.A, username: `risk.hq.${name}.${driver}` });
+      proposers.push({ userId: member.userId, username: member.username, role: "head_office_supervisor" as const });
+    }
+    const results = await Promise.allSettled(
+      proposers.map((proposer, n) => proposeRuleVersion(scratch.db, proposer, { ruleKey: "mule_phone", params: {}, severity: "high", mode: "shadow", reason: `Racing proposal number ${n + 1}.` })),
+    );
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((result) => result.status === "rejected");
+    expect(refused?.reason).toMatchObject({ code: "CONFLICT", userMessage: "A change to this rule already waits for approval." });
+    const pending = await scratch.db.select().from(riskRuleVersions).where(and(eq(riskRuleVersions.ruleKey, "mule_phone"), eq(riskRuleVersions.status, "pending")));
+    expect(pending).toHaveLength(1);
+  });
 });

@@ -2,8 +2,8 @@ import "server-only";
 import { eq, inArray, sql } from "drizzle-orm";
 import { branches, tokenRequests } from "@/lib/db/schema";
 import type { DbExecutor } from "@/lib/db/types";
-import { maskIdNumber } from "@/lib/pii/mask";
 import { evaluateRules, type RuleHit } from "./evaluate";
+import { maskedTokenColumns, toMaskedToken, type MaskedToken } from "./masked-tokens";
 import type { RuleVersion } from "./rules";
 
 /**
@@ -123,7 +123,7 @@ export async function runBacktest(db: DbExecutor, rules: readonly RuleVersion[],
   });
 }
 
-export type SampleToken = { id: string; createdAt: Date; kind: string; maskedIdNumber: string; phone: string | null; branchName: string; outcome: string };
+export type SampleToken = MaskedToken;
 
 /** What a page shows of a backtest besides its counts: the sample tokens, masked, and the branches' names. */
 export async function describeBacktest(db: DbExecutor, report: BacktestReport): Promise<{ samples: Map<string, SampleToken>; branchNames: Map<string, string> }> {
@@ -131,26 +131,8 @@ export async function describeBacktest(db: DbExecutor, report: BacktestReport): 
   const rows =
     tokenIds.length === 0
       ? []
-      : await db
-          .select({
-            id: tokenRequests.id,
-            createdAt: tokenRequests.createdAt,
-            kind: tokenRequests.kind,
-            idType: tokenRequests.idType,
-            last4: tokenRequests.idNumberLast4,
-            phone: tokenRequests.phoneNumberMasked,
-            branchName: branches.name,
-            outcome: tokenRequests.outcome,
-          })
-          .from(tokenRequests)
-          .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
-          .where(inArray(tokenRequests.id, tokenIds));
-  const samples = new Map(
-    rows.map((row) => [
-      row.id,
-      { id: row.id, createdAt: row.createdAt, kind: row.kind, maskedIdNumber: row.last4 ? maskIdNumber(row.idType, row.last4) : "(erased)", phone: row.phone, branchName: row.branchName, outcome: row.outcome },
-    ]),
-  );
+      : await db.select(maskedTokenColumns).from(tokenRequests).innerJoin(branches, eq(branches.id, tokenRequests.branchId)).where(inArray(tokenRequests.id, tokenIds));
+  const samples = new Map(rows.map((row) => [row.id, toMaskedToken(row)]));
   const branchIds = [...new Set(report.perRule.flatMap((rule) => Object.keys(rule.alertsPerBranchDay).map((key) => key.split("|")[1]!)))].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
   const named = branchIds.length === 0 ? [] : await db.select({ id: branches.id, name: branches.name }).from(branches).where(inArray(branches.id, branchIds));
   return { samples, branchNames: new Map(named.map((branch) => [branch.id, branch.name])) };

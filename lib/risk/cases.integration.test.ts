@@ -45,7 +45,7 @@ forEachDatabase("risk alerts and cases", (driver) => {
       ["admin", "admin", "HQ"],
     ];
     for (const [name, role, branch] of roles) {
-      const member = await aStaffMember(db, { role, branchId: branchIds[branch] });
+      const member = await aStaffMember(db, { role, branchId: branchIds[branch], displayName: `Person ${name}` });
       people[name] = { userId: member.userId, username: member.username, role, branch: { id: branchIds[branch] } };
     }
     // Rule 7's opening hours would make these tokens, issued whenever the test runs, a teller's case.
@@ -155,6 +155,9 @@ forEachDatabase("risk alerts and cases", (driver) => {
     expect(detail.reportDueAt!.getTime() - detail.riskCase.suspicionFormedAt!.getTime()).toBe(24 * 3_600_000);
     await expect(decideCase(scratch.db, people.supervisorA, riskCase!.id, "report", "Reporting it to the FIC.")).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect((await decideCase(scratch.db, people.headOffice1, riskCase!.id, "report", "Reported to the FIC.")).state).toBe("reported");
+    // People are named as on the rest of the desk: by display name, never by username.
+    const reported = await getCase(scratch.db, people.headOffice1, riskCase!.id);
+    expect(reported.names[reported.riskCase.decidedByUserId!]).toBe("Person headOffice1");
     expect((await erasePart(scratch.db, tokenIds.slice(0, 1), "contact", "request", new Date())).length).toBe(1);
   });
 

@@ -6,8 +6,8 @@ import type { DbExecutor } from "@/lib/db/types";
 import { authUsers, branches, riskAlerts, riskCaseNotes, riskCases, riskCaseTokens, tokenRequests, type RiskAlert, type RiskCase, type RiskCaseNote } from "@/lib/db/schema";
 import type { StaffRole } from "@/lib/domain/staff-roles";
 import { AppError } from "@/lib/errors";
-import { maskIdNumber } from "@/lib/pii/mask";
 import { releaseTokens } from "./alerts";
+import { maskedTokenColumns, toMaskedToken, type MaskedToken } from "./masked-tokens";
 
 /**
  * Risk cases and who may see them (ADR 0046). Routing is a WHERE condition every read goes
@@ -73,7 +73,7 @@ export async function countOpenCases(db: DbExecutor, viewer: CaseViewer): Promis
   return Number(row?.total ?? 0);
 }
 
-export type CaseTokenRow = { id: string; createdAt: Date; kind: string; maskedIdNumber: string; phone: string | null; branchName: string; outcome: string; heldUntilClosed: boolean };
+export type CaseTokenRow = MaskedToken & { heldUntilClosed: boolean };
 
 export type CaseDetail = {
   riskCase: RiskCase;
@@ -102,17 +102,7 @@ export async function getCase(db: DbExecutor, viewer: CaseViewer, caseId: string
   const alerts = await db.select().from(riskAlerts).where(eq(riskAlerts.caseId, caseId)).orderBy(asc(riskAlerts.firstHitAt));
   const notes = await db.select().from(riskCaseNotes).where(eq(riskCaseNotes.caseId, caseId)).orderBy(asc(riskCaseNotes.at), asc(riskCaseNotes.id));
   const tokenRows = await db
-    .select({
-      id: tokenRequests.id,
-      createdAt: tokenRequests.createdAt,
-      kind: tokenRequests.kind,
-      idType: tokenRequests.idType,
-      last4: tokenRequests.idNumberLast4,
-      phone: tokenRequests.phoneNumberMasked,
-      branchName: branches.name,
-      outcome: tokenRequests.outcome,
-      releasedAt: riskCaseTokens.releasedAt,
-    })
+    .select({ ...maskedTokenColumns, releasedAt: riskCaseTokens.releasedAt })
     .from(riskCaseTokens)
     .innerJoin(tokenRequests, eq(tokenRequests.id, riskCaseTokens.tokenRequestId))
     .innerJoin(branches, eq(branches.id, tokenRequests.branchId))
@@ -120,23 +110,15 @@ export async function getCase(db: DbExecutor, viewer: CaseViewer, caseId: string
     .orderBy(asc(tokenRequests.createdAt));
   const [branch] = riskCase.routeBranchId ? await db.select({ name: branches.name }).from(branches).where(eq(branches.id, riskCase.routeBranchId)) : [];
   const userIds = [riskCase.assigneeUserId, riskCase.decidedByUserId, riskCase.clearProposedByUserId].filter((id): id is string => id !== null);
-  const users = userIds.length > 0 ? await db.select({ id: authUsers.id, username: authUsers.username }).from(authUsers).where(inArray(authUsers.id, userIds)) : [];
+  const users = userIds.length > 0 ? await db.select({ id: authUsers.id, name: authUsers.name }).from(authUsers).where(inArray(authUsers.id, userIds)) : [];
   return {
     riskCase,
     branchName: branch?.name ?? null,
     alerts,
     notes,
-    tokens: tokenRows.map((row) => ({
-      id: row.id,
-      createdAt: row.createdAt,
-      kind: row.kind,
-      maskedIdNumber: row.last4 ? maskIdNumber(row.idType, row.last4) : "(erased)",
-      phone: row.phone,
-      branchName: row.branchName,
-      outcome: row.outcome,
-      heldUntilClosed: row.releasedAt === null,
-    })),
-    names: Object.fromEntries(users.map((user) => [user.id, user.username ?? user.id])),
+    tokens: tokenRows.map((row) => ({ ...toMaskedToken(row), heldUntilClosed: row.releasedAt === null })),
+    // Display names, as the rest of the desk names staff (the token list, the audit trail).
+    names: Object.fromEntries(users.map((user) => [user.id, user.name])),
     reportDueAt: riskCase.suspicionFormedAt ? new Date(riskCase.suspicionFormedAt.getTime() + reportingClockMs) : null,
   };
 }

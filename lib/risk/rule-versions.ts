@@ -5,6 +5,7 @@ import { hasPermission } from "@/lib/auth/permissions";
 import type { Database, DbExecutor } from "@/lib/db/types";
 import { authUsers, riskRuleVersions, type RiskRuleVersion } from "@/lib/db/schema";
 import type { StaffRole } from "@/lib/domain/staff-roles";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { AppError } from "@/lib/errors";
 import { isRuleKey, paramsOf, type RuleKey, type RuleMode, type RuleVersion, type Severity } from "./rules";
 
@@ -61,9 +62,12 @@ type Actor = { userId: string; username: string; role: StaffRole };
 export async function proposeRuleVersion(db: Database, actor: Actor, change: RuleChange): Promise<RiskRuleVersion> {
   if (!canManageRules(actor.role)) throw new AppError("FORBIDDEN", "rule changes are head office's");
   if (change.reason.trim().length < 5) throw new AppError("VALIDATION", "reason too short", { userMessage: "Say why the rule changes (a sentence)." });
+  const alreadyPending = () => new AppError("CONFLICT", "a change is pending", { userMessage: "A change to this rule already waits for approval." });
+  // Two proposals at the same moment: the lock below orders them, but the second's snapshot (read
+  // committed) cannot see the first's new row, so it is stopped by the unique version number instead.
   return db.transaction(async (tx) => {
     const versions = await tx.select().from(riskRuleVersions).where(eq(riskRuleVersions.ruleKey, change.ruleKey)).orderBy(desc(riskRuleVersions.version)).for("update");
-    if (versions.some((version) => version.status === "pending")) throw new AppError("CONFLICT", "a change is pending", { userMessage: "A change to this rule already waits for approval." });
+    if (versions.some((version) => version.status === "pending")) throw alreadyPending();
     const [created] = await tx
       .insert(riskRuleVersions)
       .values({
@@ -79,6 +83,9 @@ export async function proposeRuleVersion(db: Database, actor: Actor, change: Rul
       .returning();
     await recordAuditEvent(tx, { action: "risk.rule_proposed", actor: { userId: actor.userId, username: actor.username }, subject: { type: "risk_rule_version", id: created!.id }, details: { rule: change.ruleKey, version: created!.version, params: created!.params, mode: change.mode, severity: change.severity } });
     return created!;
+  }).catch((error: unknown) => {
+    if (isUniqueViolation(error)) throw alreadyPending();
+    throw error;
   });
 }
 
