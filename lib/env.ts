@@ -85,8 +85,14 @@ export const envSchema = z
       .optional(),
     /** The webhook delivery worker: on in every instance by default, like the watcher. */
     WEBHOOK_WORKER_ENABLED: z.stringbool().default(true),
-    /** How often the watcher looks for tokens due a poll. */
+    /** How soon the watcher looks again for tokens due a poll after a look that found none (and its back-off base). */
     WATCHER_TICK_MS: positiveInt(1_000),
+    /**
+     * The longest an idle watcher goes without looking (ADR 0047): its wait doubles from
+     * WATCHER_TICK_MS up to this. Tokens issued or opened in this instance wake it at once; one
+     * written by another instance is found within this.
+     */
+    WATCHER_IDLE_MAX_MS: positiveInt(10_000),
     /**
      * Poll intervals of an open token (ADR 0017): while a page shows it (the polling budget is
      * spent where someone is looking), and while nobody does. The expiry moment is never missed.

@@ -1,6 +1,7 @@
 import "server-only";
 import type { DbExecutor } from "@/lib/db/types";
 import { auditEvents } from "@/lib/db/schema";
+import { nudge } from "@/lib/nudges";
 import type { KnownAuditAction } from "./actions";
 
 /**
@@ -35,6 +36,8 @@ export async function recordAuditEvent(db: DbExecutor, event: AuditEventInput): 
     details: withoutNulDeep(event.details ?? {}) as Record<string, unknown>,
     requestId: event.requestId ?? null,
   });
+  // The risk rules read audit events (who read ID numbers): their next pass comes at its usual pace (ADR 0047).
+  nudge("risk");
 }
 
 /**

@@ -16,6 +16,8 @@ export const HEARTBEAT_INTERVAL_MS = 10_000;
 /** Three missed beats: the instance is gone or hung. */
 export const HEARTBEAT_SILENT_MS = 3 * HEARTBEAT_INTERVAL_MS;
 const PRUNE_AFTER_MS = 24 * 60 * 60_000;
+/** Rows silent for a day are pruned at the first beat and then every this many (10 min): one statement a beat otherwise (ADR 0047). */
+const PRUNE_EVERY_BEATS = 60;
 
 export type HeartbeatLogger = { error(details: object, message: string): void };
 
@@ -37,13 +39,14 @@ export function startHeartbeat(options: {
   const now = options.now ?? (() => new Date());
   const instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const startedAt = now();
+  let beats = 0;
 
   async function beat(isStopping: boolean): Promise<void> {
     const db = await options.db();
     const at = now();
     const row = { instanceId, host: hostname(), pid: process.pid, startedAt, lastSeenAt: at, runsWatcher: options.runsWatcher, isStopping };
     await db.insert(instanceHeartbeats).values(row).onConflictDoUpdate({ target: instanceHeartbeats.instanceId, set: { lastSeenAt: at, isStopping } });
-    await db.delete(instanceHeartbeats).where(lt(instanceHeartbeats.lastSeenAt, new Date(at.getTime() - PRUNE_AFTER_MS)));
+    if (beats++ % PRUNE_EVERY_BEATS === 0) await db.delete(instanceHeartbeats).where(lt(instanceHeartbeats.lastSeenAt, new Date(at.getTime() - PRUNE_AFTER_MS)));
   }
 
   const beatLogged = (isStopping: boolean) => beat(isStopping).catch((error: unknown) => options.log.error({ err: error }, "instance heartbeat could not be written"));

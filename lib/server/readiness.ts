@@ -55,9 +55,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   });
 }
 
-/** The watcher's loop looks for due tokens at least every tick; three ticks late (or 30 s) it is stuck. */
-export function watcherStallLimitMs(tickMs: number): number {
-  return Math.max(30_000, 3 * tickMs);
+/**
+ * The watcher's loop looks for due tokens at least every `longestWaitMs` (its idle bound, ADR
+ * 0047: a backed-off watcher is idle, not stalled); three of those late (or 30 s) it is stuck.
+ */
+export function watcherStallLimitMs(longestWaitMs: number): number {
+  return Math.max(30_000, 3 * longestWaitMs);
 }
 
 /** A balancer probing every second writes at most this often; the last result stands in between. */
@@ -174,7 +177,7 @@ export async function checkReadiness(now = new Date()): Promise<Readiness> {
       ? { ok: false, detail: "not running (it could not start; see the log)" }
       : state!.isStopping
         ? { ok: false, detail: "stopping" }
-        : sinceLoopMs > watcherStallLimitMs(settings.WATCHER_TICK_MS)
+        : sinceLoopMs > watcherStallLimitMs(Math.max(settings.WATCHER_TICK_MS, settings.WATCHER_IDLE_MAX_MS))
           ? { ok: false, detail: state!.lastLoopAt ? `last looked for due tokens ${Math.round(sinceLoopMs / 1000)} s ago` : "has not looked for due tokens yet" }
           : { ok: true, detail: `running, ${state!.inFlight} poll(s) under way` };
   }

@@ -8,6 +8,7 @@ import { authUsers, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { AppError, isAppError, isUpstreamFault } from "@/lib/errors";
 import { logger } from "@/lib/logger";
+import { nudge } from "@/lib/nudges";
 import { getUpstreamClient, type UpstreamClient } from "@/lib/upstream";
 import { decryptField, encryptContactFields, getPiiKeys, piiContext, type PiiKeys } from "@/lib/pii";
 import { attachSmsTokenSchema, hasLookAlikeCharacters, smsTokenMessages } from "@/lib/validation/sms-token";
@@ -216,6 +217,8 @@ export async function attachTokenFromSms(
     if (isUniqueViolation(error)) throw tokenTakenError(token);
     throw error;
   }
+  // Followed from now on: the watcher polls it at once (ADR 0047).
+  nudge("tokens");
   logger
     .child({ module: "tokens" })
     .info({ requestId, tokenRequestId, token, serviceSaid: state, issuedBy: issuedBy.username, attachedBy: attachedBy.username, minutesAfterAttempt }, "token from the customer's SMS attached");

@@ -10,6 +10,7 @@ import { env } from "@/lib/env";
 import { AppError, errorCatalog, isAppError, isDatabaseUnavailable, toAppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { metrics } from "@/lib/metrics";
+import { nudge } from "@/lib/nudges";
 import { requireCurrentConsent } from "@/lib/compliance/consent";
 import { computeIdNumberIndex, computeRequestFingerprint, encryptContactFields, encryptField, getPiiKeys, lastFourOf, type PiiKeys } from "@/lib/pii";
 import { getUpstreamClient, type UpstreamClient } from "@/lib/upstream";
@@ -268,6 +269,9 @@ async function recordAttempt(
     if (!winner) throw new AppError("INTERNAL", "idempotency key conflicted but no row holds it");
     return { answered: await answerFromEarlierAttempt(winner, plan, attempt, deps) };
   }
+  // A new attempt: the risk rules' next pass reads it, and the sweep watches it for a lost answer (ADR 0047).
+  nudge("risk");
+  nudge("attempts");
   return { id };
 }
 
@@ -348,6 +352,8 @@ async function writeIssued(
     return "written";
   });
   if (written !== "written") return;
+  // Committed: the watcher polls it at once, whatever its idle back-off (ADR 0047).
+  nudge("tokens");
   deps.log.info({ tokenRequestId: id, kind: plan.kind, idType: plan.idType, token: answer.token, ...(isRetry ? { recordedLate: true } : {}) }, "token issued");
   metrics().tokensIssued.inc({ kind: plan.kind, outcome: "issued" });
 }

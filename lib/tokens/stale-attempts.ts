@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, eq, gt, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
 import type { Database } from "@/lib/db/types";
+import { wasLinkSent } from "@/lib/domain/token-kinds";
 import { branches, tokenEvents, tokenRequests } from "@/lib/db/schema";
 import type { ErrorCode } from "@/lib/errors";
 import { metrics } from "@/lib/metrics";
@@ -24,6 +25,12 @@ import { pendingLimitMs } from "./token-facts";
 export const STALE_SWEEP_ACTOR = "stale-attempt sweep";
 
 export const STALE_SWEEP_INTERVAL_MS = 10_000;
+/**
+ * The sweep's pace when no attempt recorded in this process (nor one left from before it started)
+ * can still go stale (ADR 0047): attempts of another instance that died are marked within this
+ * after their limit, and the gauge of attempts whose token may exist is this old at most.
+ */
+export const STALE_SWEEP_IDLE_INTERVAL_MS = 60_000;
 
 export async function settleStalePendingAttempts(db: Database, input: { now: Date; issueTimeoutMs: number }): Promise<string[]> {
   const limit = new Date(input.now.getTime() - pendingLimitMs(input.issueTimeoutMs));
@@ -101,18 +108,31 @@ export async function listAttemptsWhoseTokenMayExist(db: Database, input: { now:
     ...row,
     outcome: row.outcome as AttemptWhoseTokenMayExist["outcome"],
     // The same rule as the SMS path's: only a remote token that sent a link can be read off a phone.
-    smsEntryUntil: row.kind === "remote" && (Boolean(options?.sendSms) || hasEmail) ? new Date(row.createdAt.getTime() + input.issueTimeoutMs + TOKEN_LIFETIME_MS) : null,
+    smsEntryUntil: wasLinkSent({ kind: row.kind, sendSms: options?.sendSms, hasEmail: Boolean(hasEmail) }) ? new Date(row.createdAt.getTime() + input.issueTimeoutMs + TOKEN_LIFETIME_MS) : null,
   }));
   return { count: rows.length, attempts };
 }
 
-/** Runs the sweep every STALE_SWEEP_INTERVAL_MS until stopped; a failed sweep is logged and tried again. */
+/**
+ * Runs the sweep until stopped; a failed sweep is logged and tried again. Every `intervalMs` while
+ * an attempt recorded in this process could still go stale (`attemptRecorded()` says one was; at
+ * start, attempts left by the previous run count), every `idleIntervalMs` otherwise.
+ */
 export function startStaleAttemptSweep(input: {
   db: Database;
   issueTimeoutMs: number;
   log: { info: (object: object, message: string) => void; warn: (object: object, message: string) => void };
   intervalMs?: number;
-}): { stop: () => void } {
+  idleIntervalMs?: number;
+}): { stop: () => void; attemptRecorded: () => void } {
+  const intervalMs = input.intervalMs ?? STALE_SWEEP_INTERVAL_MS;
+  const idleIntervalMs = Math.max(intervalMs, input.idleIntervalMs ?? STALE_SWEEP_IDLE_INTERVAL_MS);
+  // Until then an attempt we know of can go stale: the sweep keeps its short pace.
+  const busyFor = () => Date.now() + pendingLimitMs(input.issueTimeoutMs) + intervalMs;
+  let busyUntil = busyFor();
+  let timer: NodeJS.Timeout | undefined;
+  let timerDueAt = Number.POSITIVE_INFINITY;
+  let isStopped = false;
   let running = false;
   const sweep = async () => {
     if (running) return;
@@ -128,8 +148,28 @@ export function startStaleAttemptSweep(input: {
       running = false;
     }
   };
-  const timer = setInterval(() => void sweep(), input.intervalMs ?? STALE_SWEEP_INTERVAL_MS);
-  timer.unref?.();
-  void sweep();
-  return { stop: () => clearInterval(timer) };
+  const schedule = (delayMs: number) => {
+    if (isStopped) return;
+    const dueAt = Date.now() + delayMs;
+    if (timer && timerDueAt <= dueAt) return;
+    if (timer) clearTimeout(timer);
+    timerDueAt = dueAt;
+    timer = setTimeout(() => {
+      timer = undefined;
+      timerDueAt = Number.POSITIVE_INFINITY;
+      void sweep().finally(() => schedule(Date.now() < busyUntil ? intervalMs : idleIntervalMs));
+    }, delayMs);
+    timer.unref?.();
+  };
+  void sweep().finally(() => schedule(intervalMs));
+  return {
+    stop: () => {
+      isStopped = true;
+      if (timer) clearTimeout(timer);
+    },
+    attemptRecorded: () => {
+      busyUntil = busyFor();
+      schedule(intervalMs);
+    },
+  };
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
+import { onNudge } from "@/lib/nudges";
 import { startStaleAttemptSweep } from "@/lib/tokens/stale-attempts";
 import { getUpstreamClient } from "@/lib/upstream";
 import { createDrizzleWatcherStore } from "./drizzle-store";
@@ -9,7 +10,11 @@ import { watcherSettingsFrom } from "./settings";
 import { createWatcher, type Watcher } from "./watcher";
 
 // On globalThis: dev hot reload re-evaluates modules, and a second loop must never start.
-const globalForWatcher = globalThis as typeof globalThis & { verideskTokenWatcher?: Promise<Watcher | null>; verideskStaleSweep?: { stop: () => void } };
+const globalForWatcher = globalThis as typeof globalThis & {
+  verideskTokenWatcher?: Promise<Watcher | null>;
+  verideskStaleSweep?: { stop: () => void; attemptRecorded: () => void };
+  verideskWatcherNudges?: () => void;
+};
 
 /**
  * Starts this process's token watcher (instrumentation.ts calls it once at server start). Off
@@ -34,6 +39,7 @@ export async function runningTokenWatcher(): Promise<Watcher | null> {
 /** Stops this process's watcher if it runs: the server's shutdown calls it before the database closes. */
 export async function stopTokenWatcher(): Promise<void> {
   globalForWatcher.verideskStaleSweep?.stop();
+  globalForWatcher.verideskWatcherNudges?.();
   await (await runningTokenWatcher())?.stop();
 }
 
@@ -56,8 +62,13 @@ async function boot(): Promise<Watcher | null> {
   if (!settings.DATABASE_URL) await store.clearAllLeases();
 
   // Attempts whose answer was lost turn "outcome unknown" by themselves (lib/tokens/stale-attempts.ts).
-  globalForWatcher.verideskStaleSweep = startStaleAttemptSweep({ db, issueTimeoutMs: settings.UPSTREAM_ISSUE_TIMEOUT_MS, log });
+  const sweep = startStaleAttemptSweep({ db, issueTimeoutMs: settings.UPSTREAM_ISSUE_TIMEOUT_MS, log });
+  globalForWatcher.verideskStaleSweep = sweep;
   const watcher = createWatcher({ store, source: getUpstreamClient(), settings: watcherSettingsFrom(settings), logger: log });
   watcher.start();
+  // A token issued in this process is polled at once, whatever the idle back-off (ADR 0047).
+  const stopTokenNudges = onNudge("tokens", () => watcher.wake());
+  const stopAttemptNudges = onNudge("attempts", sweep.attemptRecorded);
+  globalForWatcher.verideskWatcherNudges = () => (stopTokenNudges(), stopAttemptNudges());
   return watcher;
 }

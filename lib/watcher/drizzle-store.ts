@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, min, or } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
 import type { Database } from "@/lib/db/types";
 import { tokenEvents, tokenRequests, upstreamCallBudget, type TokenRequest } from "@/lib/db/schema";
@@ -144,8 +144,9 @@ export function createDrizzleWatcherStore(
     },
 
     async nextDueAt() {
+      // A token another poll holds is not due before its lease ends (greatest() skips a null lease).
       const [earliest] = await db
-        .select({ at: min(tokenRequests.nextPollAt) })
+        .select({ at: sql<Date | null>`min(greatest(${tokenRequests.nextPollAt}, ${tokenRequests.leaseUntil}))`.mapWith(tokenRequests.nextPollAt) })
         .from(tokenRequests)
         .where(and(eq(tokenRequests.outcome, "issued"), isNull(tokenRequests.finishedAt)));
       return earliest?.at ?? null;

@@ -101,7 +101,7 @@ export class MemoryWatcherStore implements WatcherStore {
   async nextDueAt(): Promise<Date | null> {
     const due = [...this.rows.values()]
       .filter((row) => row.nextPollAt !== null && !row.facts.closed)
-      .map((row) => row.nextPollAt!.getTime());
+      .map((row) => Math.max(row.nextPollAt!.getTime(), row.leaseUntil?.getTime() ?? 0));
     return due.length === 0 ? null : new Date(Math.min(...due));
   }
 

@@ -4,6 +4,8 @@ import type { WatcherSettings } from "./types";
 
 type WatcherEnv = {
   WATCHER_TICK_MS: number;
+  /** Absent in tests that build the settings by hand: the default then. */
+  WATCHER_IDLE_MAX_MS?: number;
   WATCHER_WATCHED_POLL_MS: number;
   WATCHER_UNWATCHED_POLL_MS: number;
   WATCHER_MAX_IN_FLIGHT: number;
@@ -19,11 +21,18 @@ type WatcherEnv = {
  */
 export const WATCHED_WINDOW_MS = 10_000;
 
+/**
+ * How long an idle watcher may go without looking (ADR 0047): a token written by another instance
+ * (one issued here wakes the loop at once) is found within this, and readiness allows three.
+ */
+export const WATCHER_IDLE_MAX_MS_DEFAULT = 10_000;
+
 /** The watcher's settings from the app's (see lib/env.ts and ADRs 0007, 0017). */
 export function watcherSettingsFrom(settings: WatcherEnv): WatcherSettings {
   const maxBackoffMs = settings.WATCHER_MAX_BACKOFF_SECONDS * 1000;
   return {
     tickMs: settings.WATCHER_TICK_MS,
+    idleMaxMs: settings.WATCHER_IDLE_MAX_MS ?? WATCHER_IDLE_MAX_MS_DEFAULT,
     maxInFlight: settings.WATCHER_MAX_IN_FLIGHT,
     // Renewed every third of it while a poll runs, so it only has to outlast a stalled renewal:
     // a crashed instance's tokens are free again within this.

@@ -77,8 +77,10 @@ export interface WatcherStore {
   /** Ends every lease `owner` holds, so its tokens are due again at once (clean stop). */
   releaseLeases(owner: string): Promise<void>;
   /**
-   * When the next open token falls due (null: none open), so the loop can sleep until then
-   * rather than a whole tick: polls then keep to their schedule instead of the tick's grid.
+   * When the next open token can be leased (null: none open): its next poll, or the end of the
+   * lease another poll holds on it, whichever is later. The loop sleeps until then rather than a
+   * whole tick, so polls keep to their schedule instead of the tick's grid, and an idle loop asks
+   * only this one cheap question.
    */
   nextDueAt?(): Promise<Date | null>;
 }
@@ -96,8 +98,15 @@ export type TokenStatusSource = {
 };
 
 export type WatcherSettings = {
-  /** The longest the loop sleeps before looking for due tokens again. */
+  /** The loop's first wait after a look that found nothing due, and its back-off base after a failure. */
   tickMs: number;
+  /**
+   * The longest the loop sleeps, once idle, before it looks for due tokens again (at least
+   * `tickMs`): how soon a token written by another instance is found, and how often an idle app
+   * asks its database. Empty looks double the wait from `tickMs` up to this; a token issued in
+   * this process, or a page opened on one, wakes the loop at once (ADR 0047).
+   */
+  idleMaxMs?: number;
   /** How many polls run at once; a poll whose call hangs holds one slot until its timeout. */
   maxInFlight: number;
   /** How long a lease lasts; renewed every third of it while the poll runs (a crash costs this). */

@@ -196,7 +196,40 @@ async function expectEachTokenPolledOnce(open: () => Promise<OpenedDatabase[]>):
   }
 }
 
+/**
+ * An idle watcher sleeps until the next token can be leased (ADR 0047): a due token another
+ * instance holds counts from the end of that lease, so the loop neither spins on it nor misses it.
+ */
+async function expectNextDueAfterOthersLeases(db: OpenedDatabase["db"]): Promise<void> {
+  const store = createDrizzleWatcherStore(db);
+  const now = new Date();
+  await seedIssuedTokens(db, 2, new Date(now.getTime() - 60_000));
+  await db.update(tokenRequests).set({ nextPollAt: new Date(now.getTime() - 1_000) });
+  expect((await store.nextDueAt())!.getTime()).toBeLessThanOrEqual(now.getTime());
+  const leased = await store.leaseDue({ owner: "other-instance", now, leaseMs: 30_000, limit: 10, callsPerSecond: 100 });
+  expect(leased.tokens).toHaveLength(2);
+  expect(await store.nextDueAt()).toEqual(new Date(now.getTime() + 30_000));
+  await store.releaseLeases("other-instance");
+  expect((await store.nextDueAt())!.getTime()).toBeLessThanOrEqual(now.getTime());
+}
+
 describe("two watchers on one database", () => {
+  it("PGlite and PostgreSQL: the next due token of an idle look counts a lease held by another from its end", async () => {
+    const pglite = await openScratchDatabase({ driver: "pglite", name: "watcher-next-due" });
+    try {
+      await expectNextDueAfterOthersLeases(pglite.opened.db);
+    } finally {
+      await pglite.destroy();
+    }
+    if (!process.env.TEST_DATABASE_URL) return;
+    const postgres = await openScratchDatabase({ driver: "postgres", name: "watcher_next_due" });
+    try {
+      await expectNextDueAfterOthersLeases(postgres.opened.db);
+    } finally {
+      await postgres.destroy();
+    }
+  });
+
   it("PGlite (one process): each due token is polled once", async () => {
     const scratch = await openScratchDatabase({ driver: "pglite", name: "watcher-pair" });
     try {

@@ -408,3 +408,100 @@ describe("the watcher", () => {
     expect(store.budget.pausedUntil).toEqual(new Date(clock.now.getTime() + settings.defaultPauseMs));
   });
 });
+
+describe("the watcher when idle", () => {
+  /** A store that counts how it is asked: leases (several queries and a write) and the one cheap "when is the next due?". */
+  function countingSetup() {
+    const store = new MemoryWatcherStore();
+    const service = fakeService();
+    const counts = { leases: 0, looks: 0 };
+    const lease = store.leaseDue.bind(store);
+    store.leaseDue = async (input) => ((counts.leases += 1), lease(input));
+    const nextDue = store.nextDueAt.bind(store);
+    store.nextDueAt = async () => ((counts.looks += 1), nextDue());
+    const watcher = createWatcher({ store, source: service.source, settings: { ...settings, idleMaxMs: 5_000 }, logger: silentLogger, random: () => 0.5 });
+    const addToken = (id: string, token: string) => store.add({ id, token, facts: { issuance: "issued", issuedAt: new Date() }, lastViewedAt: new Date() });
+    return { store, service, watcher, counts, addToken };
+  }
+
+  it("backs off from tickMs to idleMaxMs, and then only asks when the next token is due: no lease", async () => {
+    vi.useFakeTimers();
+    try {
+      const { watcher, counts } = countingSetup();
+      watcher.start();
+      await vi.advanceTimersByTimeAsync(10);
+      expect(counts.leases).toBe(1);
+      // Looks at 1, 2, 4, 8 s, then every 5 s: over ten minutes, 3 + 600 / 5 at most.
+      await vi.advanceTimersByTimeAsync(600_000);
+      expect(counts.leases).toBe(1);
+      expect(counts.looks).toBeGreaterThanOrEqual(600 / 5 - 1);
+      expect(counts.looks).toBeLessThanOrEqual(600 / 5 + 4);
+      // Readiness counts a look as the loop running: never longer ago than the idle bound.
+      expect(Date.now() - watcher.describe().lastLoopAt!.getTime()).toBeLessThanOrEqual(5_000);
+      await watcher.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a backed-off watcher polls a token at once when woken (a token issued, a page opened in this process)", async () => {
+    vi.useFakeTimers();
+    try {
+      const { watcher, service, counts, addToken } = countingSetup();
+      watcher.start();
+      await vi.advanceTimersByTimeAsync(60_000);
+      const looksBefore = counts.looks;
+      addToken("a", "TOKENA01");
+      watcher.wake();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(service.calls).toEqual([{ endpoint: "check_token_status", token: "TOKENA01" }]);
+      // Straight to the lease: no look first.
+      expect(counts.looks - looksBefore).toBeLessThanOrEqual(1);
+      await watcher.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("finds a token written by another instance (no wake) within idleMaxMs, and then keeps to its schedule", async () => {
+    vi.useFakeTimers();
+    try {
+      const { watcher, service, addToken } = countingSetup();
+      watcher.start();
+      await vi.advanceTimersByTimeAsync(60_000);
+      addToken("a", "TOKENA01");
+      let waitedMs = 0;
+      while (service.calls.length === 0 && waitedMs < 10_000) {
+        await vi.advanceTimersByTimeAsync(100);
+        waitedMs += 100;
+      }
+      expect(waitedMs).toBeLessThanOrEqual(5_000);
+      // Watched: polled again when due (2 s), not at the idle bound.
+      await vi.advanceTimersByTimeAsync(2_050);
+      expect(service.calls).toHaveLength(2);
+      await watcher.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("does not look again while another instance holds a due token's lease: it sleeps until the lease ends", async () => {
+    vi.useFakeTimers();
+    try {
+      const { watcher, store, service, counts, addToken } = countingSetup();
+      addToken("a", "TOKENA01");
+      store.rows.get("a")!.leaseOwner = "other-instance";
+      store.rows.get("a")!.leaseUntil = new Date(Date.now() + 3_000);
+      watcher.start();
+      await vi.advanceTimersByTimeAsync(2_900);
+      expect(service.calls).toHaveLength(0);
+      // Not a look every 50 ms for a token that is due but held: a handful in three seconds.
+      expect(counts.leases + counts.looks).toBeLessThanOrEqual(4);
+      await vi.advanceTimersByTimeAsync(200);
+      expect(service.calls).toHaveLength(1);
+      await watcher.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { metrics } from "@/lib/metrics";
+import { nudge } from "@/lib/nudges";
 import { isFinalState } from "@/lib/tokens/state";
 import { pollToken } from "./poll-token";
 import type { TokenStatusSource, WatchedToken, WatcherLogger, WatcherSettings, WatcherStore } from "./types";
@@ -18,6 +19,11 @@ import type { TokenStatusSource, WatchedToken, WatcherLogger, WatcherSettings, W
  * free again within seconds. Everything it knows is in the database: a restarted process simply
  * carries on, and a fault of the service or of the database is logged, backed off from, and never
  * stops the loop.
+ *
+ * Idle, it costs one cheap question now and then (ADR 0047): it sleeps until the next open token
+ * falls due, but at most a wait that doubles with each look that found nothing, from `tickMs` up
+ * to `idleMaxMs`; a look at that bound only asks when the next token is due, and leases only when
+ * one is. A token issued in this process, or a page opened on one, wakes it at once (`wake`).
  */
 
 export type Watcher = {
@@ -62,6 +68,10 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
   let pausedUntil: Date | null = null;
   let renewTimer: NodeJS.Timeout | undefined;
   let lastLoopAt: Date | null = null;
+  // Looks in a row that found nothing due: the idle wait doubles with each, up to idleMaxMs.
+  let emptyLooks = 0;
+  // The pending timer is an idle look: ask when the next token is due before leasing anything.
+  let isProbeNext = false;
 
   async function pollAndSave(watched: WatchedToken): Promise<void> {
     const startedAt = now();
@@ -93,6 +103,11 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
       durationMs: now().getTime() - startedAt.getTime(),
       nextPollAt: outcome.nextPollAt?.toISOString() ?? null,
     };
+    if (saved && outcome.stateBefore !== outcome.state) {
+      // A closed token wrote its webhook event in the same commit; a changed row is the risk rules' to read.
+      if (outcome.facts.closed) nudge("outbox");
+      nudge("risk");
+    }
     if (!saved) {
       logger.warn(logFields, "watcher lost its lease before saving; the next holder polls again");
     } else if (outcome.stateBefore !== outcome.state) {
@@ -127,8 +142,32 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
     const grant = await store.leaseDue({ owner, now: now(), leaseMs: settings.leaseMs, limit: free, callsPerSecond: settings.callsPerSecond });
     pausedUntil = grant.pausedUntil;
     for (const watched of grant.tokens) void startPoll(watched);
+    emptyLooks = grant.tokens.length > 0 ? 0 : emptyLooks + 1;
     if (isStarted && !isStopping) scheduleAfterFill(grant, free);
     return grant.tokens.length;
+  }
+
+  /** An idle look: one cheap question (when is the next token due?), and a lease only if one is due now. */
+  async function look(): Promise<number> {
+    const nextDue = await store.nextDueAt!();
+    if (nextDue && nextDue.getTime() <= now().getTime()) return fill();
+    emptyLooks += 1;
+    if (isStarted && !isStopping) sleepUntil(nextDue);
+    return 0;
+  }
+
+  /** After `emptyLooks` looks that found nothing: tickMs, doubling with each, at most idleMaxMs. */
+  function idleWaitMs(): number {
+    const bound = Math.max(settings.tickMs, settings.idleMaxMs ?? settings.tickMs);
+    return Math.min(bound, settings.tickMs * 2 ** Math.min(Math.max(0, emptyLooks - 1), 16));
+  }
+
+  /** Sleeps until `nextDue` (a lease then), or for the idle wait if that is sooner (a look then). */
+  function sleepUntil(nextDue: Date | null): void {
+    const wait = idleWaitMs();
+    const untilDue = nextDue ? nextDue.getTime() - now().getTime() : Number.POSITIVE_INFINITY;
+    if (untilDue <= wait) requestFill(Math.max(MIN_SLEEP_MS, untilDue));
+    else requestFill(wait, { isProbe: true });
   }
 
   function scheduleAfterFill(grant: Awaited<ReturnType<WatcherStore["leaseDue"]>>, free: number): void {
@@ -137,26 +176,25 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
     if (grant.budgetSpentUntil) return requestFill(grant.budgetSpentUntil.getTime() - nowMs);
     // Every free slot filled: more may be due, and the next finished poll refills at once.
     if (grant.tokens.length >= free) return;
-    void delayUntilNextDue().then(requestFill, (error: unknown) => {
+    // A store that cannot say when the next token is due is simply leased from after the wait.
+    if (!store.nextDueAt) return requestFill(idleWaitMs());
+    store.nextDueAt().then(sleepUntil, (error: unknown) => {
       logger.error({ err: error }, "watcher could not read when the next token is due");
       requestFill(settings.tickMs);
     });
   }
 
-  /** Until the next token falls due, within [MIN_SLEEP_MS, tickMs]: tokens issued or opened meanwhile wait a tick at most. */
-  async function delayUntilNextDue(): Promise<number> {
-    const nextDue = await store.nextDueAt?.();
-    if (!nextDue) return settings.tickMs;
-    return Math.min(settings.tickMs, Math.max(MIN_SLEEP_MS, nextDue.getTime() - now().getTime()));
-  }
-
-  /** Runs a fill after `delayMs`, unless one is already due sooner; a fill under way runs again once done. */
-  function requestFill(delayMs: number): void {
+  /**
+   * Runs a fill after `delayMs` (a look first, when `isProbe`), unless one is already due sooner
+   * (a sooner look finds what a later fill would); a fill under way runs again once done.
+   */
+  function requestFill(delayMs: number, options: { isProbe?: boolean } = {}): void {
     if (!isStarted || isStopping) return;
     const dueAt = Date.now() + Math.max(0, delayMs);
     if (timer && timerDueAt <= dueAt) return;
     if (timer) clearTimeout(timer);
     timerDueAt = dueAt;
+    isProbeNext = options.isProbe === true && store.nextDueAt !== undefined;
     timer = setTimeout(onTimer, Math.max(0, delayMs));
     // The watcher alone must not keep a process alive (scripts, tests); the server does that.
     timer.unref?.();
@@ -165,12 +203,14 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
   function onTimer(): void {
     timer = undefined;
     timerDueAt = Number.POSITIVE_INFINITY;
+    const isProbe = isProbeNext;
+    isProbeNext = false;
     lastLoopAt = now();
     if (filling) {
       fillAgain = true;
       return;
     }
-    filling = fill()
+    filling = (isProbe ? look() : fill())
       .then((started) => {
         failedFills = 0;
         return started;
@@ -213,6 +253,7 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
     owner,
     runOnce,
     wake() {
+      emptyLooks = 0;
       requestFill(0);
     },
     describe() {
@@ -221,7 +262,7 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
     start() {
       if (isStarted || isStopping) return;
       isStarted = true;
-      logger.info({ owner, tickMs: settings.tickMs, maxInFlight: settings.maxInFlight, leaseMs: settings.leaseMs }, "token watcher started");
+      logger.info({ owner, tickMs: settings.tickMs, idleMaxMs: settings.idleMaxMs ?? settings.tickMs, maxInFlight: settings.maxInFlight, leaseMs: settings.leaseMs }, "token watcher started");
       renewTimer = setInterval(renewRunningLeases, Math.max(1_000, Math.floor(settings.leaseMs / 3)));
       renewTimer.unref?.();
       requestFill(0);

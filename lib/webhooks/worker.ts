@@ -1,8 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { and, eq, sql } from "drizzle-orm";
+import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import type { DbExecutor } from "@/lib/db/types";
 import { metrics } from "@/lib/metrics";
+import { onNudge } from "@/lib/nudges";
 import type { PiiKeys } from "@/lib/pii";
 import type { AddressPolicy, Resolver } from "./address-policy";
 import { sendWebhook, WEBHOOK_TIMEOUT_MS, type SendResult } from "./send";
@@ -10,9 +13,15 @@ import { signatureHeader, signingSecrets, webhookIdOf } from "./signing";
 import { bodyOf, leaseDueDeliveries, recordAttempt, releaseDeliveryLeases, type LeasedDelivery } from "./store";
 
 /**
- * The delivery worker: every tick it leases what is due (store.ts) and sends each delivery, signed
- * with the current time on every attempt and always the same webhook-id. Stopping waits for the
- * sends under way (15 s at most) and hands back the leases.
+ * The delivery worker: it leases what is due (store.ts) and sends each delivery, signed with the
+ * current time on every attempt and always the same webhook-id. Stopping waits for the sends under
+ * way (15 s at most) and hands back the leases.
+ *
+ * While deliveries flow it looks every tick. Idle (ADR 0047), its wait doubles with each look that
+ * found nothing, from `tickMs` up to `idleMaxMs`, and such a look only asks when the next delivery
+ * is due (a retry is then sent on time); an outbox row committed in this process (a token's end,
+ * an administrator's test or resend) wakes it at once. A row written by another instance is found
+ * within `idleMaxMs`.
  */
 
 type LogFn = (fields: Record<string, unknown>, message: string) => void;
@@ -20,6 +29,8 @@ export type WebhookLogger = { info: LogFn; warn: LogFn; error: LogFn };
 
 export type WebhookWorkerSettings = {
   tickMs: number;
+  /** The longest an idle worker waits before it looks again (at least `tickMs`; absent: `tickMs`). */
+  idleMaxMs?: number;
   /** Longer than a send can take (15 s), so a live lease never runs out mid-send. */
   leaseMs: number;
   maxInFlight: number;
@@ -28,7 +39,19 @@ export type WebhookWorkerSettings = {
   timeoutMs?: number;
 };
 
-export const defaultWebhookWorkerSettings = { tickMs: 1_000, leaseMs: WEBHOOK_TIMEOUT_MS + 45_000, maxInFlight: 8 } as const;
+export const defaultWebhookWorkerSettings = { tickMs: 1_000, idleMaxMs: 10_000, leaseMs: WEBHOOK_TIMEOUT_MS + 45_000, maxInFlight: 8 } as const;
+
+const MIN_SLEEP_MS = 50;
+
+/** When the next pending delivery of an active endpoint can be leased (after its attempt time and any lease); null: none. */
+export async function nextDeliveryDueAt(db: DbExecutor): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: sql<Date | null>`min(greatest(${webhookDeliveries.nextAttemptAt}, ${webhookDeliveries.leaseUntil}))`.mapWith(webhookDeliveries.nextAttemptAt) })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(and(eq(webhookDeliveries.status, "pending"), eq(webhookEndpoints.status, "active")));
+  return row?.at ?? null;
+}
 
 export type WebhookWorker = {
   /** Leases what is due, sends it and waits for the sends (tests). Returns how many it sent. */
@@ -48,6 +71,8 @@ export type WebhookWorkerDependencies = {
   resolver?: Resolver;
   random?: () => number;
   owner?: string;
+  /** When the next delivery is due (tests); the outbox's own answer otherwise. */
+  nextDueAt?: () => Promise<Date | null>;
 };
 
 export function createWebhookWorker(deps: WebhookWorkerDependencies): WebhookWorker {
@@ -56,8 +81,16 @@ export function createWebhookWorker(deps: WebhookWorkerDependencies): WebhookWor
   const owner = deps.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const inFlight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
+  let timerDueAt = Number.POSITIVE_INFINITY;
+  let isStarted = false;
   let isStopping = false;
-  let isLooking = false;
+  let looking: Promise<void> | null = null;
+  let lookAgain = false;
+  // Looks in a row that found nothing: the idle wait doubles with each, up to idleMaxMs.
+  let emptyLooks = 0;
+  // The pending timer is an idle look: ask when the next delivery is due before leasing.
+  let isProbeNext = false;
+  let stopListening: (() => void) | null = null;
 
   async function deliver(leased: LeasedDelivery): Promise<void> {
     const { delivery, endpoint } = leased;
@@ -99,7 +132,12 @@ export function createWebhookWorker(deps: WebhookWorkerDependencies): WebhookWor
     const sends = leased.map((one) => {
       const sending: Promise<void> = deliver(one)
         .catch((error: unknown) => logger.error({ err: error, deliveryId: one.delivery.id }, "webhook delivery could not be recorded; it goes again after its lease"))
-        .finally(() => inFlight.delete(sending));
+        .finally(() => {
+          inFlight.delete(sending);
+          // A freed slot, perhaps a retry scheduled: back to the busy pace, backing off from there.
+          emptyLooks = 0;
+          requestLook(settings.tickMs);
+        });
       inFlight.add(sending);
       return sending;
     });
@@ -107,35 +145,91 @@ export function createWebhookWorker(deps: WebhookWorkerDependencies): WebhookWor
     return leased.length;
   }
 
-  async function loop(): Promise<void> {
-    if (isLooking || isStopping) return;
-    isLooking = true;
+  /** After `emptyLooks` looks that found nothing: tickMs, doubling with each, at most idleMaxMs. */
+  function idleWaitMs(): number {
+    const bound = Math.max(settings.tickMs, settings.idleMaxMs ?? settings.tickMs);
+    return Math.min(bound, settings.tickMs * 2 ** Math.min(Math.max(0, emptyLooks - 1), 16));
+  }
+
+  /** Looks after `delayMs` (only asking first, when `isProbe`), unless a look is already due sooner. */
+  function requestLook(delayMs: number, isProbe = false): void {
+    if (!isStarted || isStopping) return;
+    const dueAt = Date.now() + Math.max(0, delayMs);
+    if (timer && timerDueAt <= dueAt) return;
+    if (timer) clearTimeout(timer);
+    timerDueAt = dueAt;
+    isProbeNext = isProbe;
+    timer = setTimeout(onTimer, Math.max(0, delayMs));
+    timer.unref();
+  }
+
+  function onTimer(): void {
+    timer = null;
+    timerDueAt = Number.POSITIVE_INFINITY;
+    const isProbe = isProbeNext;
+    isProbeNext = false;
+    if (looking) {
+      lookAgain = true;
+      return;
+    }
+    looking = loop(isProbe).finally(() => {
+      looking = null;
+      if (lookAgain) {
+        lookAgain = false;
+        requestLook(0);
+      }
+    });
+  }
+
+  async function loop(isProbe: boolean): Promise<void> {
+    if (isStopping) return;
     try {
+      if (isProbe) {
+        const nextDue = await (deps.nextDueAt ?? (() => nextDeliveryDueAt(db)))();
+        const untilDue = nextDue ? nextDue.getTime() - now().getTime() : Number.POSITIVE_INFINITY;
+        if (untilDue > 0) {
+          emptyLooks += 1;
+          const wait = idleWaitMs();
+          if (untilDue <= wait) requestLook(Math.max(MIN_SLEEP_MS, untilDue));
+          else requestLook(wait, true);
+          return;
+        }
+      }
       // The sends go on in the background: a slow receiver does not hold up the others.
-      await lookOnce(false);
+      const leased = await lookOnce(false);
+      emptyLooks = leased > 0 ? 0 : emptyLooks + 1;
+      requestLook(leased > 0 ? settings.tickMs : idleWaitMs(), leased === 0);
     } catch (error) {
       logger.error({ err: error }, "webhook worker could not lease deliveries");
-    } finally {
-      isLooking = false;
+      emptyLooks += 1;
+      requestLook(idleWaitMs());
     }
+  }
+
+  function wake(): void {
+    emptyLooks = 0;
+    if (isStarted) requestLook(0);
+    else void loop(false);
   }
 
   return {
     owner,
     runOnce: () => lookOnce(true),
-    wake() {
-      void loop();
-    },
+    wake,
     start() {
-      if (timer) return;
-      timer = setInterval(() => void loop(), settings.tickMs);
-      timer.unref();
-      logger.info({ owner, tickMs: settings.tickMs }, "webhook worker started");
+      if (isStarted) return;
+      isStarted = true;
+      // An outbox row committed in this process is sent at once, whatever the back-off.
+      stopListening = onNudge("outbox", wake);
+      requestLook(0);
+      logger.info({ owner, tickMs: settings.tickMs, idleMaxMs: settings.idleMaxMs ?? settings.tickMs }, "webhook worker started");
     },
     async stop() {
       isStopping = true;
-      if (timer) clearInterval(timer);
+      stopListening?.();
+      if (timer) clearTimeout(timer);
       timer = null;
+      await looking;
       await Promise.allSettled([...inFlight]);
       await releaseDeliveryLeases(db, owner);
       logger.info({ owner }, "webhook worker stopped");
