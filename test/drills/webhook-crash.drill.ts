@@ -11,6 +11,7 @@ import { webhookDeliveries } from "@/lib/db/schema";
 import type { Env } from "@/lib/env";
 import { resolvePiiKeys } from "@/lib/pii/keys";
 import { drillSecrets, freePort, isReady, killAppHard, startApp, stopProcess, waitFor } from "@/test/kit/app-process";
+import { copyMigratedPgliteTemplate } from "@/test/kit/pglite-template";
 
 /**
  * The app killed with SIGKILL while a webhook is on the wire: the receiver has the request and
@@ -56,6 +57,8 @@ const appSettings = () => ({ ...secrets, PGLITE_DATA_DIR: dataDir, WEBHOOK_ALLOW
 describe("the app killed with SIGKILL mid-delivery", () => {
   beforeAll(async () => {
     dataDir = path.join(mkdtempSync(path.join(tmpdir(), "veridesk-drill-webhook-")), "pglite");
+    // The run's migrated template when there is one (a copy instead of initdb and every migration).
+    copyMigratedPgliteTemplate(dataDir);
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/veridesk`;
     appUrl = `http://127.0.0.1:${await freePort()}`;
