@@ -50,7 +50,7 @@ export const errorCatalog = {
   UPSTREAM_TIMEOUT: {
     httpStatus: 504,
     userMessage:
-      "The verification service did not answer in time. It may still have created the token and sent the link — open this attempt before trying again.",
+      "The verification service did not answer in time. It may still have created the token (and sent its link, if an SMS or e-mail was asked for) — open this attempt before trying again.",
   },
   UPSTREAM_NETWORK: {
     httpStatus: 503,
@@ -95,7 +95,7 @@ export const errorCatalog = {
   TOKEN_NOT_RECORDED_YET: {
     httpStatus: 503,
     userMessage:
-      "The verification service issued the token, but the bank's database is not answering, so Veridesk has not recorded it yet. Do not issue another token: Veridesk keeps the token and records it as soon as the database is back. Open this attempt in a few minutes; if it still shows no token, a supervisor can enter the token from the customer's SMS.",
+      "The verification service issued the token, but the bank's database is not answering, so Veridesk has not recorded it yet. Do not issue another token: Veridesk keeps the token and records it as soon as the database is back. Open this attempt in a few minutes; if it still shows no token, a supervisor can enter the token from the customer's SMS (when an SMS or e-mail was sent).",
   },
   // Not thrown by a call: what an attempt left `pending` past its issuing limit is recorded with
   // (lib/tokens/stale-attempts.ts). Nobody saw the service time out; only the answer is missing.
@@ -103,7 +103,7 @@ export const errorCatalog = {
   ISSUE_OUTCOME_UNKNOWN: {
     httpStatus: 504,
     userMessage:
-      "Veridesk has no record of the verification service's answer to this request (Veridesk stopped, or the bank's database refused the answer). The token may have been issued and the link sent — do not issue another one yet: ask the customer for the token in their SMS, and a supervisor can enter it on this attempt's page.",
+      "Veridesk has no record of the verification service's answer to this request (Veridesk stopped, or the bank's database refused the answer). The token may have been issued (and its link sent, if an SMS or e-mail was asked for) — before issuing another one, open this attempt's page: it says whether the customer can read a token out (a supervisor enters it there) or a new token is needed.",
   },
   CONFIGURATION: {
     httpStatus: 500,

@@ -49,7 +49,7 @@ export function IssueAlert({ alert, onStartNewAttempt }: { alert: IssueAlertStat
           <div className="flex flex-wrap items-center gap-3">
             {isOutcomeUnknown && alert.attemptId ? (
               <Link href={`/tokens/${alert.attemptId}`} className="font-semibold text-info-700 underline underline-offset-2" data-testid="open-attempt">
-                Open this attempt (enter the token from the customer&apos;s SMS)
+                Open this attempt (the token from the customer&apos;s SMS, if one was sent)
               </Link>
             ) : isOutcomeUnknown ? (
               <Link href="/tokens" className="font-semibold text-info-700 underline underline-offset-2" target="_blank">

@@ -44,8 +44,8 @@ export function describeEvent(event: TokenEvent, tellerName: string): LiveTokenE
     case "issue.issued":
       return { at, label: "Token issued by the service", tone: "info" };
     case "issue.outcome_unknown":
-      if (details.errorCode === "ISSUE_OUTCOME_UNKNOWN") return { at, label: "No answer to the request was recorded in time", detail: "The service may have issued the token and sent the link.", tone: "warning" };
-      return { at, label: "The service did not answer the request", detail: "It may still have created the token and sent the link.", tone: "warning" };
+      if (details.errorCode === "ISSUE_OUTCOME_UNKNOWN") return { at, label: "No answer to the request was recorded in time", detail: "The service may have issued the token (and sent its link, if an SMS or e-mail was asked for).", tone: "warning" };
+      return { at, label: "The service did not answer the request", detail: "It may still have created the token (and sent its link, if an SMS or e-mail was asked for).", tone: "warning" };
     case "issue.attached_from_sms": {
       const by = text("attachedBy");
       return { at, label: "Token from the customer's SMS entered and confirmed by the service", ...(by ? { detail: `Entered by ${by}` } : {}), tone: "info" };

@@ -5,6 +5,7 @@ import { assertInBranchScope, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Database } from "@/lib/db/types";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { authUsers, tokenEvents, tokenRequests } from "@/lib/db/schema";
+import { wasLinkSent } from "@/lib/domain/token-kinds";
 import { env } from "@/lib/env";
 import { AppError, isAppError, isUpstreamFault } from "@/lib/errors";
 import { logger } from "@/lib/logger";
@@ -95,8 +96,7 @@ export async function attachTokenFromSms(
       userMessage: "This attempt is not waiting for a token: the service's answer arrived, or a token was attached already.",
     });
   }
-  const wasLinkSent = attempt.kind === "remote" && (Boolean(attempt.options?.sendSms) || attempt.emailEncrypted !== null);
-  if (!wasLinkSent) {
+  if (!wasLinkSent({ kind: attempt.kind, sendSms: attempt.options?.sendSms, hasEmail: attempt.emailEncrypted !== null })) {
     throw new AppError("VALIDATION", `token request ${tokenRequestId} sent no link to the customer`, {
       fieldErrors: { token: ["This attempt sent no SMS or e-mail, so the customer has no token to read out. Issue a new token instead."] },
     });
