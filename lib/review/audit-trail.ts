@@ -14,6 +14,8 @@ import { csvResponse, csvWebStream, type CsvColumn } from "./csv";
 import { formatIsoDateTime } from "@/lib/bank-time";
 import { uuidSchema } from "@/lib/validation/query-values";
 import { describeAuditEvent } from "./sentences";
+import { hasEmailSql, sendSmsSql } from "./token-columns";
+import type { TokenKind } from "@/lib/domain/token-kinds";
 import { bankDayOf, bankDayRange } from "./time";
 
 /**
@@ -108,6 +110,9 @@ const auditRowColumns = {
   actorName: actors.name,
   subjectStaffName: subjectStaff.name,
   subjectToken: tokenRequests.token,
+  subjectKind: tokenRequests.kind,
+  subjectSendSms: sendSmsSql,
+  subjectHasEmail: hasEmailSql,
   subjectType: auditEvents.subjectType,
   subjectId: auditEvents.subjectId,
   branchCode: branches.code,
@@ -124,6 +129,9 @@ export type AuditExportRow = {
   actorName: string | null;
   subjectStaffName: string | null;
   subjectToken: string | null;
+  subjectKind: TokenKind | null;
+  subjectSendSms: boolean | null;
+  subjectHasEmail: boolean | null;
   subjectType: string | null;
   subjectId: string | null;
   branchCode: string | null;

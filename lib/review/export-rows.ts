@@ -6,7 +6,7 @@ import type { BranchScope } from "@/lib/auth/branch-scope";
 import type { Database } from "@/lib/db/types";
 import { authUsers, branches } from "@/lib/db/schema";
 import type { ReviewFilters, ReviewState, reviewIdTypeLabels, reviewKindLabels } from "./filters";
-import { reviewStateSql, tokenRequests } from "./token-columns";
+import { hasEmailSql, reviewStateSql, sendSmsSql, tokenRequests } from "./token-columns";
 import { reviewConditions } from "./token-list";
 
 /**
@@ -50,6 +50,9 @@ export type ExportTokenRow = {
   errorCode: string | null;
   /** The service's failure text of a FAILED token (the reason the CSV reports). */
   resultError: string | null;
+  /** What went to the customer: the words of an attempt without an answer (failure-reason.ts). */
+  sendSms: boolean | null;
+  hasEmail: boolean;
 };
 
 /**
@@ -81,6 +84,8 @@ const exportColumns = {
   transactionNumber: tokenRequests.transactionNumber,
   errorCode: tokenRequests.errorCode,
   resultError: tokenRequests.resultError,
+  sendSms: sendSmsSql,
+  hasEmail: hasEmailSql,
 };
 
 /**

@@ -210,6 +210,23 @@ function defineReviewTests(createDatabase: () => Promise<ScratchDatabase>) {
       expect(await count(`id = '${row!.id}'`)).toBe(1);
     });
 
+    it("sends a fingerprint attempt whose answer never arrived to a new token, and a remote one that sent its SMS to the customer's SMS", async () => {
+      const staff = staffOf("head_office_supervisor", "ACC");
+      // Attempts without a token (a token on record was used and its result never came back).
+      const fingerprint = (await list({ kind: "fingerprint", state: ["outcome_unknown"] })).rows.find((row) => row.token === null);
+      const detail = await openReviewTokenDetail(db, { staff, scope: all }, fingerprint!.id);
+      expect(detail.token.isLinkSent).toBe(false);
+      expect(detail.token.failureReason).toContain("No SMS or e-mail was sent for this attempt, so the customer has no token to read out. Next step: if the customer still needs verifying, issue a new token");
+      expect(detail.token.failureReason).not.toMatch(/token in their SMS/);
+      // The list (and the CSV, from the same columns) tells it the same way.
+      expect(fingerprint!.failureReason).toBe(detail.token.failureReason);
+      const remote = (await list({ kind: "remote", state: ["outcome_unknown"] })).rows.find((row) => row.token === null);
+      const remoteDetail = await openReviewTokenDetail(db, { staff, scope: all }, remote!.id);
+      expect(remoteDetail.token.isLinkSent).toBe(true);
+      expect(remoteDetail.token.failureReason).toMatch(/ask the customer for the token in their SMS or e-mail/);
+      expect(remote!.failureReason).toBe(remoteDetail.token.failureReason);
+    });
+
     it("exports the filtered list masked, with the header, BOM and formula neutralised", async () => {
       const staff = staffOf("head_office_supervisor", "ACC");
       const response = await exportMaskedTokens(db, { staff, scope: all, requestId: "r5" }, {});

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { failureReasonOf } from "./failure-reason";
+import { failureReasonOf, outcomeUnknownLinkSentStep, outcomeUnknownNoLinkStep } from "./failure-reason";
 import { describeAuditEvent, describeTokenEvent, type AuditSentenceRow } from "./sentences";
 
-const context = { tellerName: "Ama Mensah", token: "X7Q3BMSA", kind: "remote" as const, namesByUsername: { "teller.accra": "Ama Mensah" } };
+const context = { tellerName: "Ama Mensah", token: "X7Q3BMSA", kind: "remote" as const, isLinkSent: true, namesByUsername: { "teller.accra": "Ama Mensah" } };
+const smsSent = { kind: "remote" as const, sendSms: true, hasEmail: false, token: null };
 const rawCodes = /state_changed|UPSTREAM_|token\.issue|issue\.|_/;
 
 describe("token history sentences", () => {
@@ -43,7 +44,7 @@ describe("token history sentences", () => {
   });
 
   it("does not call the sweep's mark a timeout: the answer's record is what is missing", () => {
-    expect(failureReasonOf({ state: "outcome_unknown", resultError: null, errorCode: "ISSUE_OUTCOME_UNKNOWN" })).toMatch(/^No answer to the issuing call was recorded in time.*enter it on the token page/);
+    expect(failureReasonOf({ state: "outcome_unknown", resultError: null, errorCode: "ISSUE_OUTCOME_UNKNOWN", ...smsSent })).toMatch(/^No answer to the issuing call was recorded in time.*enter it on the token page/);
     const sentence = describeTokenEvent({ type: "issue.outcome_unknown", details: { errorCode: "ISSUE_OUTCOME_UNKNOWN" } }, context);
     expect(sentence.text).toBe("No answer to the issuing call was recorded in time: outcome unknown");
     expect(sentence.detail).toMatch(/token in their SMS/);
@@ -123,11 +124,56 @@ describe("audit sentences", () => {
   });
 });
 
+describe("the next step of an attempt whose answer never arrived", () => {
+  const unknown = { state: "outcome_unknown" as const, token: null, resultError: null, errorCode: "UPSTREAM_TIMEOUT" };
+  const noLink = /^The service's answer to the issuing call never arrived\. No SMS or e-mail was sent for this attempt, so the customer has no token to read out\. Next step: if the customer still needs verifying, issue a new token/;
+
+  it("sends a fingerprint attempt's supervisor to a new token, never to the customer's SMS", () => {
+    const reason = failureReasonOf({ ...unknown, kind: "fingerprint", sendSms: null, hasEmail: false });
+    expect(reason).toMatch(noLink);
+    expect(reason).not.toMatch(/token in their SMS|enter it on the token page/);
+  });
+
+  it("sends a remote attempt that sent neither SMS nor e-mail to a new token", () => {
+    expect(failureReasonOf({ ...unknown, kind: "remote", sendSms: false, hasEmail: false })).toMatch(noLink);
+    expect(failureReasonOf({ ...unknown, kind: "remote", sendSms: null, hasEmail: false })).toMatch(noLink);
+  });
+
+  it("asks for the token in the customer's SMS or e-mail when a link went out", () => {
+    const bySms = failureReasonOf({ ...unknown, kind: "remote", sendSms: true, hasEmail: false });
+    expect(bySms).toBe(`The service's answer to the issuing call never arrived. ${outcomeUnknownLinkSentStep}`);
+    expect(bySms).toMatch(/ask the customer for the token in their SMS or e-mail; a supervisor who did not issue it can enter it on the token page/);
+    expect(failureReasonOf({ ...unknown, kind: "remote", sendSms: false, hasEmail: true })).toBe(bySms);
+  });
+
+  it("tells a token whose result never came back, link or not, to ask the customer, not to enter a token", () => {
+    for (const kind of ["fingerprint", "remote"] as const) {
+      const reason = failureReasonOf({ ...unknown, errorCode: null, token: "X7Q3BMSA", kind, sendSms: kind === "remote", hasEmail: false });
+      expect(reason).toBe("The customer started, but the service never sent a result. Next step: ask the customer whether they finished, and call support before trying again.");
+    }
+  });
+
+  it("tells the history the same, from the context's link", () => {
+    const event = { type: "issue.outcome_unknown", details: { errorCode: "ISSUE_OUTCOME_UNKNOWN" } };
+    expect(describeTokenEvent(event, { ...context, kind: "fingerprint", isLinkSent: false }).detail).toBe(outcomeUnknownNoLinkStep);
+    expect(describeTokenEvent(event, context).detail).toBe(outcomeUnknownLinkSentStep);
+  });
+
+  it("tells the audit trail the same, from the joined token row or the event's kind", () => {
+    const base: AuditSentenceRow = { action: "token.issue", actorName: "Ama Mensah", actorLabel: "teller.accra", subjectType: "token_request", subjectId: "4d1c", details: { outcome: "outcome_unknown", errorCode: "UPSTREAM_TIMEOUT", kind: "remote" }, subjectToken: null, subjectStaffName: null };
+    expect(describeAuditEvent({ ...base, subjectKind: "remote", subjectSendSms: false, subjectHasEmail: false }).detail).toBe(outcomeUnknownNoLinkStep);
+    expect(describeAuditEvent({ ...base, subjectKind: "remote", subjectSendSms: false, subjectHasEmail: true }).detail).toBe(outcomeUnknownLinkSentStep);
+    expect(describeAuditEvent({ ...base, details: { ...base.details, kind: "fingerprint" } }).detail).toBe(outcomeUnknownNoLinkStep);
+    const swept = describeAuditEvent({ ...base, actorName: null, action: "token.outcome_unknown_swept", details: { count: 1 }, subjectKind: "fingerprint", subjectSendSms: null, subjectHasEmail: false });
+    expect(swept.detail).toBe(outcomeUnknownNoLinkStep);
+  });
+});
+
 describe("failure reasons", () => {
   it("is the service's text for a live failure, and the next step for an unknown outcome", () => {
-    expect(failureReasonOf({ state: "failed", resultError: "Verification Unsuccesful", errorCode: null })).toBe("Verification Unsuccesful");
-    expect(failureReasonOf({ state: "outcome_unknown", resultError: null, errorCode: "UPSTREAM_TIMEOUT" })).toMatch(/enter it on the token page/);
-    expect(failureReasonOf({ state: "not_issued", resultError: null, errorCode: "UPSTREAM_REJECTED" })).not.toMatch(/UPSTREAM_/);
-    expect(failureReasonOf({ state: "successful", resultError: null, errorCode: null })).toBeNull();
+    expect(failureReasonOf({ state: "failed", resultError: "Verification Unsuccesful", errorCode: null, ...smsSent })).toBe("Verification Unsuccesful");
+    expect(failureReasonOf({ state: "outcome_unknown", resultError: null, errorCode: "UPSTREAM_TIMEOUT", ...smsSent })).toMatch(/enter it on the token page/);
+    expect(failureReasonOf({ state: "not_issued", resultError: null, errorCode: "UPSTREAM_REJECTED", ...smsSent })).not.toMatch(/UPSTREAM_/);
+    expect(failureReasonOf({ state: "successful", resultError: null, errorCode: null, ...smsSent })).toBeNull();
   });
 });

@@ -1,9 +1,9 @@
 import { errorCatalog } from "@/lib/errors";
 import { auditActionLabel } from "@/lib/audit/actions";
 import { formatDay } from "@/lib/bank-time";
-import { outcomeUnknownNextStep } from "./failure-reason";
+import { outcomeUnknownEitherStep, outcomeUnknownNextStep } from "./failure-reason";
 import { reviewIdTypeLabels, reviewStateLabels, type ReviewState } from "./filters";
-import type { TokenKind } from "@/lib/domain/token-kinds";
+import { wasLinkSent, type TokenKind } from "@/lib/domain/token-kinds";
 
 /**
  * History and audit entries as plain sentences with staff names ("Ama Mensah issued token
@@ -71,6 +71,8 @@ export type HistoryContext = {
   tellerName: string;
   token: string | null;
   kind: TokenKind;
+  /** Whether the attempt sent the customer a link (lib/domain/token-kinds.ts `wasLinkSent`): the next step of an attempt without an answer. */
+  isLinkSent: boolean;
   /** Staff usernames recorded in events (the SMS recovery) → their names. */
   namesByUsername: Record<string, string>;
 };
@@ -95,8 +97,8 @@ export function describeTokenEvent(event: { type: string; details: Record<string
       return { text: "The service could not issue a token", detail: copyOf(d.errorCode), tone: "danger" };
     case "issue.outcome_unknown":
       // The sweep's mark: the service may well have answered; what is missing is the record of it.
-      if (d.errorCode === "ISSUE_OUTCOME_UNKNOWN") return { text: "No answer to the issuing call was recorded in time: outcome unknown", detail: outcomeUnknownNextStep, tone: "warning" };
-      return { text: "The service's answer to the issuing call never arrived: outcome unknown", detail: outcomeUnknownNextStep, tone: "warning" };
+      if (d.errorCode === "ISSUE_OUTCOME_UNKNOWN") return { text: "No answer to the issuing call was recorded in time: outcome unknown", detail: outcomeUnknownNextStep(context.isLinkSent), tone: "warning" };
+      return { text: "The service's answer to the issuing call never arrived: outcome unknown", detail: outcomeUnknownNextStep(context.isLinkSent), tone: "warning" };
     case "issue.attached_from_sms": {
       const username = typeof d.attachedBy === "string" ? d.attachedBy : "";
       const who = context.namesByUsername[username] ?? (username || "A teller");
@@ -147,11 +149,25 @@ export type AuditSentenceRow = {
   details: Record<string, unknown>;
   /** The token code of a token_request subject (joined by the query). */
   subjectToken: string | null;
+  /** What the token_request subject sent the customer (joined by the query; absent: read from the details). */
+  subjectKind?: TokenKind | null;
+  subjectSendSms?: boolean | null;
+  subjectHasEmail?: boolean | null;
   /** The name of a staff subject. */
   subjectStaffName: string | null;
   /** The name of the event's branch (the end-of-day sheet's). */
   branchName?: string | null;
 };
+
+/**
+ * Whether an audit event's attempt sent the customer a link: from its token row when the query
+ * joined one, else from the event's own `kind` (a fingerprint token sends none), else assumed sent
+ * (the words that point to the SMS path, which says itself when an attempt sent nothing).
+ */
+function isLinkSentBy(row: AuditSentenceRow): boolean {
+  if (row.subjectKind) return wasLinkSent({ kind: row.subjectKind, sendSms: row.subjectSendSms, hasEmail: row.subjectHasEmail === true });
+  return row.details.kind !== "fingerprint";
+}
 
 /** One audit event as a sentence, naming the staff member and the token. */
 export function describeAuditEvent(row: AuditSentenceRow): Sentence {
@@ -165,13 +181,14 @@ export function describeAuditEvent(row: AuditSentenceRow): Sentence {
   switch (row.action) {
     case "token.issue":
       if (d.outcome === "issued") return { text: `${who} issued ${token}`, tone: "info", tokenRequestId };
-      if (d.outcome === "outcome_unknown") return { text: `${who} asked for a token; the service's answer never arrived (outcome unknown)`, detail: outcomeUnknownNextStep, tone: "warning", tokenRequestId };
+      if (d.outcome === "outcome_unknown") return { text: `${who} asked for a token; the service's answer never arrived (outcome unknown)`, detail: outcomeUnknownNextStep(isLinkSentBy(row)), tone: "warning", tokenRequestId };
       return { text: `${who} asked for a token; the service did not issue one`, detail: copyOf(d.errorCode), tone: "danger", tokenRequestId };
     case "token.outcome_unknown_swept": {
       const count = typeof d.count === "number" ? d.count : 1;
       return {
         text: `${who} found ${count === 1 ? "an issuing attempt" : `${count} issuing attempts`} with no answer recorded in time and marked ${count === 1 ? "it" : "them"} outcome unknown`,
-        detail: outcomeUnknownNextStep,
+        // Several attempts at once (the sweep's rare batch): one sentence cannot say which sent a link.
+        detail: count === 1 ? outcomeUnknownNextStep(isLinkSentBy(row)) : outcomeUnknownEitherStep,
         tone: "warning",
         tokenRequestId,
       };
@@ -197,7 +214,7 @@ export function describeAuditEvent(row: AuditSentenceRow): Sentence {
       return { text: `${who} tried to start a new token from ${token}, issued by another teller: refused`, tone: "warning", tokenRequestId };
     case "token.finished":
     case "token.state_changed": {
-      const change = describeStateChange(d, { tellerName: who, token: row.subjectToken, kind: "remote", namesByUsername: {} });
+      const change = describeStateChange(d, { tellerName: who, token: row.subjectToken, kind: "remote", isLinkSent: true, namesByUsername: {} });
       // "Token X: the service reported …", unless the sentence names the token already ("Token X expired …").
       const lead = row.subjectToken && !change.text.includes(row.subjectToken) ? `Token ${row.subjectToken}: ` : "";
       return { ...change, text: `${lead}${lead ? change.text.charAt(0).toLowerCase() + change.text.slice(1) : change.text}`, tokenRequestId };

@@ -20,6 +20,11 @@ export const reviewStateSql: SQL<ReviewState> = sql<ReviewState>`(case
   when ${tokenRequests.outcome} in ('outcome_unknown', 'pending') then 'outcome_unknown'
   else 'not_issued' end)`;
 
+/** The teller's "send the link by SMS" option (remote tokens; null for a fingerprint token). */
+export const sendSmsSql: SQL<boolean | null> = sql<boolean | null>`(${tokenRequests.options}->>'sendSms')::boolean`;
+/** Whether the link also went by e-mail (the address is kept encrypted; only its presence is read). */
+export const hasEmailSql: SQL<boolean> = sql<boolean>`(${tokenRequests.emailEncrypted} is not null)`;
+
 /** The same rule as reviewStateSql, for rows grouped by their raw columns (the figures). */
 export function reviewStateOf(outcome: string, liveState: string | null): ReviewState {
   if (outcome === "issued") return (liveState ?? "waiting") as ReviewState;

@@ -9,6 +9,7 @@ import { auditEvents, authUsers, tokenEvents } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { displayContact, erasedText } from "@/lib/pii/erasure-note";
 import { decryptField, type PiiKeys } from "@/lib/pii";
+import { wasLinkSent } from "@/lib/domain/token-kinds";
 import { deriveTokenState } from "@/lib/tokens/state";
 import { factsFromRow } from "@/lib/tokens/token-facts";
 import { reviewAuditActions } from "./audit-actions";
@@ -30,6 +31,8 @@ export type ReviewTokenDetail = {
     /** Where the link went (remote tokens), masked. */
     smsSentTo: string | null;
     isEmailSent: boolean;
+    /** Whether the attempt sent the customer a link (SMS or e-mail): only then can its token be entered from the customer's SMS. */
+    isLinkSent: boolean;
     /** The remote options that were on, in words. */
     optionsOn: string[];
     expiresAt: string | null;
@@ -93,6 +96,7 @@ export async function openReviewTokenDetail(db: Database, context: { staff: Staf
   const named = usernames.length
     ? await db.select({ username: authUsers.username, name: authUsers.name }).from(authUsers).where(inArray(authUsers.username, usernames))
     : [];
+  const linkFacts = { kind: row.kind, sendSms: extra?.options?.sendSms ?? null, hasEmail: extra ? extra.emailEncrypted !== null : false };
   const tokenWords = row.token ? `token ${row.token}` : "this attempt";
   return {
     namesByUsername: Object.fromEntries(named.filter((entry) => entry.username).map((entry) => [entry.username!, entry.name])),
@@ -100,7 +104,8 @@ export async function openReviewTokenDetail(db: Database, context: { staff: Staf
       ...row,
       state,
       // From the state derived just now, and the service's own failure text.
-      failureReason: failureReasonOf({ state, resultError: extra?.resultError ?? null, errorCode: row.errorCode }),
+      failureReason: failureReasonOf({ state, token: row.token, resultError: extra?.resultError ?? null, errorCode: row.errorCode, ...linkFacts }),
+      isLinkSent: wasLinkSent(linkFacts),
       purpose: extra?.purpose ?? null,
       smsSentTo: extra ? displayContact(extra.smsSentToMasked, extra) : null,
       consent:

@@ -11,7 +11,7 @@ import { normaliseReference } from "@/lib/validation/text-fields";
 import { reviewIdTypeLabels, type ReviewFilters, type ReviewListQuery, type ReviewSortKey, type ReviewState } from "./filters";
 import { bankDayRange } from "./time";
 import { failureReasonOf } from "./failure-reason";
-import { reviewStateSql, stateCondition, tokenRequests } from "./token-columns";
+import { hasEmailSql, reviewStateSql, sendSmsSql, stateCondition, tokenRequests } from "./token-columns";
 import type { ReviewTokenRow } from "./dto";
 import type { TokenKind } from "@/lib/domain/token-kinds";
 
@@ -90,6 +90,9 @@ const rowColumns = {
   transactionNumber: tokenRequests.transactionNumber,
   errorCode: tokenRequests.errorCode,
   resultError: tokenRequests.resultError,
+  // Whether a link went out: the words of an attempt without an answer (failure-reason.ts).
+  sendSms: sendSmsSql,
+  hasEmail: hasEmailSql,
 };
 
 type RawRow = {
@@ -116,6 +119,8 @@ type RawRow = {
   transactionNumber: string | null;
   errorCode: string | null;
   resultError: string | null;
+  sendSms: boolean | null;
+  hasEmail: boolean;
 };
 
 // Raw SQL selections come back as strings on one driver and Dates on the other: one conversion.

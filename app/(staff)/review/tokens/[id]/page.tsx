@@ -89,11 +89,14 @@ export default async function ReviewTokenPage({ params }: { params: Promise<{ id
       {token.state === "outcome_unknown" ? (
         <Alert tone="warning" title="Outcome unknown: the next step" className="mb-6" data-testid="outcome-unknown-explained">
           <p>{token.failureReason}</p>
-          <p className="mt-2">
-            <Link href={`/tokens/${token.id}`} className="font-semibold text-info-700 underline underline-offset-2">
-              Open the token page to enter the token from the customer&apos;s SMS
-            </Link>
-          </p>
+          {/* Only an attempt without a token whose link went by SMS or e-mail can take the customer's (the SMS path's own rule). */}
+          {token.isLinkSent && token.token === null ? (
+            <p className="mt-2">
+              <Link href={`/tokens/${token.id}`} className="font-semibold text-info-700 underline underline-offset-2">
+                Open the token page to enter the token from the customer&apos;s SMS
+              </Link>
+            </p>
+          ) : null}
         </Alert>
       ) : token.state === "failed" || token.state === "invalid" || token.state === "not_issued" ? (
         <Alert tone="danger" title={token.state === "failed" ? "Why the verification failed" : token.state === "invalid" ? "Why the token is invalid" : "Why no token was issued"} className="mb-6">
@@ -133,7 +136,7 @@ export default async function ReviewTokenPage({ params }: { params: Promise<{ id
             <h2 id="history-heading" className="mb-3 text-lg font-bold">
               History
             </h2>
-            <TokenHistory events={detail.events} context={{ tellerName: token.tellerName, token: token.token, kind: token.kind, namesByUsername: detail.namesByUsername }} />
+            <TokenHistory events={detail.events} context={{ tellerName: token.tellerName, token: token.token, kind: token.kind, isLinkSent: token.isLinkSent, namesByUsername: detail.namesByUsername }} />
           </Card>
           {hasPermission(staff.role, "customers.records") ? (
             <LegalHoldCard
