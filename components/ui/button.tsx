@@ -34,7 +34,7 @@ export function Button({ className, variant, size, asChild = false, isBusy = fal
   }
   return (
     <button className={cn(buttonVariants({ variant, size }), className)} aria-busy={isBusy || undefined} {...props}>
-      {isBusy ? <Loader2 aria-hidden className="size-5 animate-spin" /> : null}
+      {isBusy ? <Loader2 aria-hidden className="size-5 animate-spin motion-reduce:animate-none" /> : null}
       {children}
     </button>
   );
