@@ -44,7 +44,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
         </a>
         <header className="no-print border-b border-line bg-surface">
           <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-2 gap-y-2 px-4 pt-3 sm:gap-x-4 sm:px-6">
-            <Link href="/" className="flex min-h-11 items-center gap-1.5 text-lg font-bold tracking-tight text-brand-800 sm:gap-2 sm:text-xl">
+            <Link href="/" prefetch={false} className="flex min-h-11 items-center gap-1.5 text-lg font-bold tracking-tight text-brand-800 sm:gap-2 sm:text-xl">
               <ShieldCheck aria-hidden className="size-6 sm:size-7" />
               Veridesk
             </Link>
@@ -54,7 +54,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
                 <p className="text-sm text-ink-muted">{whoDetail}</p>
                 {/* One's own second factors: the authenticator app, backup codes, passkeys. */}
                 <p className="text-sm">
-                  <Link href="/account/security" className="text-brand-700 underline-offset-2 hover:underline">
+                  <Link href="/account/security" prefetch={false} className="text-brand-700 underline-offset-2 hover:underline">
                     Sign-in security
                   </Link>
                 </p>

@@ -123,6 +123,7 @@ function RoleHome({ title, description, actions, notice }: { title: string; desc
             <li key={action.href}>
               <Link
                 href={action.href}
+                prefetch={false}
                 className="group flex h-full items-start gap-4 rounded-card border border-line bg-surface p-6 shadow-sm transition-colors hover:border-brand-600 hover:bg-brand-50"
               >
                 <span

@@ -141,7 +141,7 @@ export function IdNumberSearch({ search, detailBase }: IdNumberSearchProps) {
                   {answer.rows.map((row) => (
                     <TableRow key={row.id} data-testid="id-search-row">
                       <TableCell className="whitespace-nowrap">
-                        <Link href={`${detailBase}/${row.id}`} className="font-semibold text-brand-700 hover:underline">
+                        <Link href={`${detailBase}/${row.id}`} prefetch={false} className="font-semibold text-brand-700 hover:underline">
                           {row.token ? (
                             <span className="font-mono" data-token-code>
                               {row.token}

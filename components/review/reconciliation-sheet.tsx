@@ -110,7 +110,7 @@ export function ReconciliationSheet({ sheet, preparedBy, bankName, signOffForm }
                 {sheet.followUp.map((row) => (
                   <TableRow key={row.id} className="break-inside-avoid" data-testid="follow-up-row">
                     <TableCell className="whitespace-nowrap">
-                      <Link href={`/review/tokens/${row.id}`} className="font-semibold text-brand-700 hover:underline print:font-normal print:text-black">
+                      <Link href={`/review/tokens/${row.id}`} prefetch={false} className="font-semibold text-brand-700 hover:underline print:font-normal print:text-black">
                         {row.token ? (
                           <span className="font-mono" data-token-code>
                             {row.token}

@@ -62,7 +62,7 @@ export function ReviewTokenTable({ rows, query, total, isCountCapped, pageCount,
           header: "Token",
           enableSorting: false,
           cell: (info) => (
-            <Link href={`${detailBase}/${info.row.original.id}`} className="font-semibold whitespace-nowrap text-brand-700 underline-offset-2 hover:underline pointer-coarse:inline-flex pointer-coarse:min-h-11 pointer-coarse:items-center">
+            <Link href={`${detailBase}/${info.row.original.id}`} prefetch={false} className="font-semibold whitespace-nowrap text-brand-700 underline-offset-2 hover:underline pointer-coarse:inline-flex pointer-coarse:min-h-11 pointer-coarse:items-center">
               {info.getValue() ? (
                 <span className="font-mono" data-token-code>
                   {info.getValue()}

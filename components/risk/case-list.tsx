@@ -38,7 +38,7 @@ export function CaseList({ cases }: { cases: CaseListItem[] }) {
           {cases.map((item) => (
             <TableRow key={item.id}>
               <TableCell>
-                <Link href={`/review/cases/${item.id}`} className="font-semibold text-brand-800 underline">
+                <Link href={`/review/cases/${item.id}`} prefetch={false} className="font-semibold text-brand-800 underline">
                   {subjectWords[item.subjectType] ?? item.subjectType} {item.subjectLabel}
                 </Link>
               </TableCell>

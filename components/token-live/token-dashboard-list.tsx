@@ -48,6 +48,7 @@ export function TokenDashboardList({ tokens, serverNow, clockOffsetMs, emptyActi
           {unknownCount > 1 && isShowingUnknownOnly ? null : (
             <Link
               href={unknownCount === 1 ? `/tokens/${unknown[0]!.id}` : `/tokens?state=outcome_unknown`}
+              prefetch={false}
               className="mt-2 inline-flex items-center gap-1 font-semibold underline underline-offset-2 pointer-coarse:min-h-11"
               data-testid="unknown-outcome-link"
             >
@@ -188,7 +189,7 @@ function TokenRow({ token, serverNow, clockOffsetMs }: { token: LiveTokenSummary
         )}
       </td>
       <td className="px-4 py-3 text-right max-lg:order-6">
-        <Link href={`/tokens/${token.id}`} className="inline-flex items-center gap-1 font-semibold text-brand-700 hover:underline">
+        <Link href={`/tokens/${token.id}`} prefetch={false} className="inline-flex items-center gap-1 font-semibold text-brand-700 hover:underline">
           Open<span className="sr-only"> token {token.token ?? ""}</span>
           <ChevronRight aria-hidden className="size-4" />
         </Link>

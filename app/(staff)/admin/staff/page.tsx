@@ -72,7 +72,7 @@ export default async function StaffListPage() {
               {staff.map((member) => (
                 <TableRow key={member.userId} data-username={member.username}>
                   <TableCell>
-                    <Link href={`/admin/staff/${member.userId}`} className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+                    <Link href={`/admin/staff/${member.userId}`} prefetch={false} className="font-semibold text-brand-700 underline-offset-4 hover:underline">
                       {member.name}
                     </Link>
                   </TableCell>

@@ -50,7 +50,7 @@ export default async function WebhooksPage() {
                   <TableRow key={endpoint.id} data-endpoint={endpoint.url}>
                     {/* Wide enough that a URL wraps in a few lines on a phone (the table scrolls sideways), not one letter a line. */}
                     <TableCell className="min-w-56">
-                      <Link href={`/admin/webhooks/${endpoint.id}`} className="font-semibold break-all underline">
+                      <Link href={`/admin/webhooks/${endpoint.id}`} prefetch={false} className="font-semibold break-all underline">
                         {endpoint.url}
                       </Link>
                       {endpoint.description ? <div className="text-ink-muted">{endpoint.description}</div> : null}
@@ -72,7 +72,7 @@ export default async function WebhooksPage() {
                       ) : endpoint.status === "pending" ? (
                         <span className="text-sm text-ink-muted">Another administrator approves it</span>
                       ) : endpoint.proposedUrl ? (
-                        <Link href={`/admin/webhooks/${endpoint.id}`} className="text-sm underline" data-testid="url-change-waiting">
+                        <Link href={`/admin/webhooks/${endpoint.id}`} prefetch={false} className="text-sm underline" data-testid="url-change-waiting">
                           {endpoint.urlProposedByUserId === staff.userId ? "Your new URL waits for another administrator" : "A new URL waits for your approval"}
                         </Link>
                       ) : null}

@@ -44,7 +44,7 @@ export default async function RiskRulesPage() {
           <ul className="space-y-2">
             {pending.map((row) => (
               <li key={row.id}>
-                <Link href={`/review/rules/${row.ruleKey}`} className="font-semibold text-brand-800 underline">
+                <Link href={`/review/rules/${row.ruleKey}`} prefetch={false} className="font-semibold text-brand-800 underline">
                   Rule {isRuleKey(row.ruleKey) ? ruleNumbers[row.ruleKey] : ""} v{row.version}
                 </Link>{" "}
                 proposed by {row.proposedBy ?? "—"}: {isRuleKey(row.ruleKey) ? thresholdWords({ ruleKey: row.ruleKey, params: row.params }) : ""}
@@ -72,7 +72,7 @@ export default async function RiskRulesPage() {
               {rows.map(({ ruleKey, active, pending: waiting }) => (
                 <TableRow key={ruleKey}>
                   <TableCell>
-                    <Link href={`/review/rules/${ruleKey}`} className="font-semibold text-brand-800 underline">
+                    <Link href={`/review/rules/${ruleKey}`} prefetch={false} className="font-semibold text-brand-800 underline">
                       {ruleNumbers[ruleKey]}. {ruleTitles[ruleKey]}
                     </Link>
                     <div className="text-sm text-ink-muted">{ruleKey}</div>
