@@ -229,6 +229,29 @@ describe("nothing doubled", () => {
 });
 
 describe("nothing lost", () => {
+  it("marks its own earlier attempt, stuck past any call's length, as the sweep would when the same form comes again: event and audit row; the late answer still lands", async () => {
+    const slow = scriptedService({ delayMs: 1_500 });
+    const submission = fingerprintSubmission();
+    const rowByKey = async () => (await opened.db.select().from(tokenRequests).where(eq(tokenRequests.idempotencyKey, submission.idempotencyKey)))[0];
+    // The first submit's call is still running (as a dead process's would be, for ever)...
+    const first = issueFingerprintToken(submission, issuer, "req-first", dependencies(slow.upstream));
+    await expect.poll(async () => (await rowByKey())?.outcome).toBe("pending");
+    // ...and, by the second submit's clock, for longer than any call can take.
+    const later = () => new Date(Date.now() + 120_000);
+    const again = await issueFingerprintToken(submission, issuer, "req-again", dependencies(service.upstream, { now: later })).catch((caught: unknown) => caught);
+    expect(again).toMatchObject({ code: "ISSUE_OUTCOME_UNKNOWN" });
+    const marked = (await rowByKey())!;
+    expect(marked).toMatchObject({ outcome: "outcome_unknown", errorCode: "ISSUE_OUTCOME_UNKNOWN", token: null });
+    const events = await opened.db.select().from(tokenEvents).where(eq(tokenEvents.tokenRequestId, marked.id));
+    expect(events.map((event) => event.type)).toContain("issue.outcome_unknown");
+    const audited = (await opened.db.select().from(auditEvents).where(eq(auditEvents.action, "token.outcome_unknown_swept"))).filter((event) => event.subjectId === marked.id);
+    expect(audited).toHaveLength(1);
+    expect(service.calls).toHaveLength(0);
+
+    await first;
+    expect(await rowOf(marked.id)).toMatchObject({ outcome: "issued", token: expect.stringMatching(/^FP/) });
+  });
+
   it("records a timeout as outcome unknown and never retries it under the same key", async () => {
     const timingOut = scriptedService({ fail: new AppError("UPSTREAM_TIMEOUT", "POST … got no complete answer within 10 ms") });
     const submission = fingerprintSubmission();

@@ -22,6 +22,7 @@ import type { IssueTokenResult } from "./dto";
 import { isErrorCode, outcomeOfFailure, presentedCode } from "./issue-outcome";
 import { expiryOf } from "./lifetime";
 import { recordRetryQueue, type RecordRetryQueue } from "./record-retry";
+import { markOutcomeUnknown } from "./stale-attempts";
 import type { TokenKind } from "@/lib/domain/token-kinds";
 
 /**
@@ -486,12 +487,10 @@ async function waitUntilSettled(row: TokenRequest, deps: IssueDependencies): Pro
     current = fresh ?? current;
   }
   if (current.outcome === "pending" && deps.now().getTime() - current.createdAt.getTime() > deps.stalePendingMs) {
-    const [marked] = await deps.db
-      .update(tokenRequests)
-      .set({ outcome: "outcome_unknown", errorCode: "ISSUE_OUTCOME_UNKNOWN", errorDetail: "the issuing call never settled (process ended?)", settledAt: deps.now() })
-      .where(and(eq(tokenRequests.id, row.id), eq(tokenRequests.outcome, "pending")))
-      .returning();
-    return marked ?? current;
+    // As the sweep would a moment later: the same state, event and audit row.
+    await markOutcomeUnknown(deps.db, deps.now(), eq(tokenRequests.id, row.id));
+    const [fresh] = await deps.db.select().from(tokenRequests).where(eq(tokenRequests.id, row.id));
+    return fresh ?? current;
   }
   return current;
 }

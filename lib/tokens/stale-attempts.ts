@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gt, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
 import type { Database } from "@/lib/db/types";
 import { wasLinkSent } from "@/lib/domain/token-kinds";
@@ -34,6 +34,15 @@ export const STALE_SWEEP_IDLE_INTERVAL_MS = 60_000;
 
 export async function settleStalePendingAttempts(db: Database, input: { now: Date; issueTimeoutMs: number }): Promise<string[]> {
   const limit = new Date(input.now.getTime() - pendingLimitMs(input.issueTimeoutMs));
+  return markOutcomeUnknown(db, input.now, lt(tokenRequests.createdAt, limit));
+}
+
+/**
+ * Marks the still-pending attempts `which` selects as "outcome unknown", each with its event, and
+ * one audit event per branch, in one transaction: the sweep's way, and the way of a submit that
+ * finds its own earlier attempt stuck (lib/tokens/issue-token.ts), so both leave the same record.
+ */
+export async function markOutcomeUnknown(db: Database, now: Date, which: SQL): Promise<string[]> {
   return db.transaction(async (tx) => {
     const marked = await tx
       .update(tokenRequests)
@@ -41,14 +50,14 @@ export async function settleStalePendingAttempts(db: Database, input: { now: Dat
         outcome: "outcome_unknown",
         errorCode: "ISSUE_OUTCOME_UNKNOWN" satisfies ErrorCode,
         errorDetail: "no answer was recorded within the issuing timeout (the process ended, or the database refused the answer)",
-        settledAt: input.now,
+        settledAt: now,
       })
-      .where(and(eq(tokenRequests.outcome, "pending"), lt(tokenRequests.createdAt, limit)))
+      .where(and(eq(tokenRequests.outcome, "pending"), which))
       .returning({ id: tokenRequests.id, branchId: tokenRequests.branchId, createdAt: tokenRequests.createdAt });
     if (marked.length === 0) return [];
     marked.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
     await tx.insert(tokenEvents).values(
-      marked.map(({ id }) => ({ tokenRequestId: id, at: input.now, type: "issue.outcome_unknown", details: { reason: "no answer recorded in time", errorCode: "ISSUE_OUTCOME_UNKNOWN" } })),
+      marked.map(({ id }) => ({ tokenRequestId: id, at: now, type: "issue.outcome_unknown", details: { reason: "no answer recorded in time", errorCode: "ISSUE_OUTCOME_UNKNOWN" } })),
     );
     const byBranch = new Map<string, string[]>();
     for (const { id, branchId } of marked) byBranch.set(branchId, [...(byBranch.get(branchId) ?? []), id]);
@@ -58,7 +67,7 @@ export async function settleStalePendingAttempts(db: Database, input: { now: Dat
         actor: null,
         actorLabel: STALE_SWEEP_ACTOR,
         // One attempt: its page is the subject; several: the sweep's moment names the event.
-        subject: ids.length === 1 ? { type: "token_request", id: ids[0]! } : { type: "stale_attempt_sweep", id: input.now.toISOString() },
+        subject: ids.length === 1 ? { type: "token_request", id: ids[0]! } : { type: "stale_attempt_sweep", id: now.toISOString() },
         branchId,
         details: { count: ids.length, tokenRequestIds: ids, errorCode: "ISSUE_OUTCOME_UNKNOWN" },
       });
