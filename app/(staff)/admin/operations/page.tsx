@@ -139,8 +139,9 @@ export default async function OperationsPage() {
             {mayExist.count + mayExist.waitingInMemory === 0 ? <Badge tone="success">None</Badge> : <Badge tone="warning">{mayExist.count + mayExist.waitingInMemory} to follow up</Badge>}
           </div>
           <p className="text-ink-muted">
-            The service may have issued these tokens and sent their SMS, but Veridesk has no token recorded for them. A supervisor who did not issue the attempt can enter the
-            token from the customer&apos;s SMS on the attempt&apos;s page until the time shown; after it, any token of the attempt has expired.
+            The service may have issued these tokens, and sent the link where one was asked for, but Veridesk has no token recorded for them. Where a link was sent, a supervisor
+            who did not issue the attempt can enter the token from the customer&apos;s SMS or e-mail on the attempt&apos;s page until the time shown; after it, any token of the
+            attempt has expired. An attempt that sent no link needs a new token.
           </p>
           <Figures
             rows={[
@@ -180,7 +181,8 @@ export default async function OperationsPage() {
         <Card className="flex flex-col gap-4" data-testid="outcome-unknown">
           <h2 className="text-lg font-semibold">Attempts with no answer (last 24 hours)</h2>
           <p className="text-ink-muted">
-            A link may have reached the customer. Their teller or supervisor can enter the token from the customer&apos;s SMS on the attempt&apos;s page, and the watcher follows it.
+            Where the attempt sent a link, it may have reached the customer: a supervisor who did not issue it can enter the token from the customer&apos;s SMS or e-mail on the
+            attempt&apos;s page, and the watcher follows it. An attempt that sent no link needs a new token.
           </p>
           <Figures
             rows={[
