@@ -46,3 +46,12 @@ export function onNudge(topic: NudgeTopic, listener: () => void): () => void {
   forTopic.add(listener);
   return () => forTopic.delete(listener);
 }
+
+/**
+ * How long an idle loop waits before it looks again, after `emptyLooks` looks in a row that found
+ * nothing: `baseMs`, doubling with each, at most `maxMs` (never less than `baseMs`). The one
+ * back-off of the watcher, the webhook worker and the risk pass (ADR 0047).
+ */
+export function idleWaitMs(emptyLooks: number, baseMs: number, maxMs: number): number {
+  return Math.min(Math.max(baseMs, maxMs), baseMs * 2 ** Math.min(Math.max(0, emptyLooks - 1), 16));
+}

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
-import { onNudge } from "@/lib/nudges";
+import { idleWaitMs, onNudge } from "@/lib/nudges";
 import { sql } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/types";
 import { evaluateChanges, recordEvaluatorError } from "./evaluator";
@@ -55,7 +55,7 @@ export function createRiskLoop(deps: RiskLoopDependencies): RiskLoop {
   // A nudge asks for a full pass: the write that nudged may not have been committed at the probe.
   let isFullNext = true;
 
-  const waitMs = () => Math.min(Math.max(settings.intervalMs, settings.idleMaxMs), settings.intervalMs * 2 ** Math.min(Math.max(0, emptyLooks - 1), 16));
+  const waitMs = () => idleWaitMs(emptyLooks, settings.intervalMs, settings.idleMaxMs);
 
   function schedule(delayMs: number): void {
     if (stopped) return;

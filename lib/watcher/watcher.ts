@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { metrics } from "@/lib/metrics";
-import { nudge } from "@/lib/nudges";
+import { idleWaitMs, nudge } from "@/lib/nudges";
 import { isFinalState } from "@/lib/tokens/state";
 import { pollToken } from "./poll-token";
 import type { TokenStatusSource, WatchedToken, WatcherLogger, WatcherSettings, WatcherStore } from "./types";
@@ -156,15 +156,11 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
     return 0;
   }
 
-  /** After `emptyLooks` looks that found nothing: tickMs, doubling with each, at most idleMaxMs. */
-  function idleWaitMs(): number {
-    const bound = Math.max(settings.tickMs, settings.idleMaxMs ?? settings.tickMs);
-    return Math.min(bound, settings.tickMs * 2 ** Math.min(Math.max(0, emptyLooks - 1), 16));
-  }
+  const currentIdleWaitMs = () => idleWaitMs(emptyLooks, settings.tickMs, settings.idleMaxMs ?? settings.tickMs);
 
   /** Sleeps until `nextDue` (a lease then), or for the idle wait if that is sooner (a look then). */
   function sleepUntil(nextDue: Date | null): void {
-    const wait = idleWaitMs();
+    const wait = currentIdleWaitMs();
     const untilDue = nextDue ? nextDue.getTime() - now().getTime() : Number.POSITIVE_INFINITY;
     if (untilDue <= wait) requestFill(Math.max(MIN_SLEEP_MS, untilDue));
     else requestFill(wait, { isProbe: true });
@@ -177,7 +173,7 @@ export function createWatcher(dependencies: WatcherDependencies): Watcher & { st
     // Every free slot filled: more may be due, and the next finished poll refills at once.
     if (grant.tokens.length >= free) return;
     // A store that cannot say when the next token is due is simply leased from after the wait.
-    if (!store.nextDueAt) return requestFill(idleWaitMs());
+    if (!store.nextDueAt) return requestFill(currentIdleWaitMs());
     store.nextDueAt().then(sleepUntil, (error: unknown) => {
       logger.error({ err: error }, "watcher could not read when the next token is due");
       requestFill(settings.tickMs);

@@ -5,7 +5,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import type { DbExecutor } from "@/lib/db/types";
 import { metrics } from "@/lib/metrics";
-import { onNudge } from "@/lib/nudges";
+import { idleWaitMs, onNudge } from "@/lib/nudges";
 import type { PiiKeys } from "@/lib/pii";
 import type { AddressPolicy, Resolver } from "./address-policy";
 import { sendWebhook, WEBHOOK_TIMEOUT_MS, type SendResult } from "./send";
@@ -145,11 +145,7 @@ export function createWebhookWorker(deps: WebhookWorkerDependencies): WebhookWor
     return leased.length;
   }
 
-  /** After `emptyLooks` looks that found nothing: tickMs, doubling with each, at most idleMaxMs. */
-  function idleWaitMs(): number {
-    const bound = Math.max(settings.tickMs, settings.idleMaxMs ?? settings.tickMs);
-    return Math.min(bound, settings.tickMs * 2 ** Math.min(Math.max(0, emptyLooks - 1), 16));
-  }
+  const currentIdleWaitMs = () => idleWaitMs(emptyLooks, settings.tickMs, settings.idleMaxMs ?? settings.tickMs);
 
   /** Looks after `delayMs` (only asking first, when `isProbe`), unless a look is already due sooner. */
   function requestLook(delayMs: number, isProbe = false): void {
@@ -189,7 +185,7 @@ export function createWebhookWorker(deps: WebhookWorkerDependencies): WebhookWor
         const untilDue = nextDue ? nextDue.getTime() - now().getTime() : Number.POSITIVE_INFINITY;
         if (untilDue > 0) {
           emptyLooks += 1;
-          const wait = idleWaitMs();
+          const wait = currentIdleWaitMs();
           if (untilDue <= wait) requestLook(Math.max(MIN_SLEEP_MS, untilDue));
           else requestLook(wait, true);
           return;
@@ -198,11 +194,11 @@ export function createWebhookWorker(deps: WebhookWorkerDependencies): WebhookWor
       // The sends go on in the background: a slow receiver does not hold up the others.
       const leased = await lookOnce(false);
       emptyLooks = leased > 0 ? 0 : emptyLooks + 1;
-      requestLook(leased > 0 ? settings.tickMs : idleWaitMs(), leased === 0);
+      requestLook(leased > 0 ? settings.tickMs : currentIdleWaitMs(), leased === 0);
     } catch (error) {
       logger.error({ err: error }, "webhook worker could not lease deliveries");
       emptyLooks += 1;
-      requestLook(idleWaitMs());
+      requestLook(currentIdleWaitMs());
     }
   }
 
