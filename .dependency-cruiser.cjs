@@ -4,7 +4,7 @@
  * on Node 20; 18.x needs Node 22). This file is the picture of the architecture; ARCHITECTURE.md
  * shows the same table and points here. Lower layers never import higher ones:
  *
- *   base     lib/{env,env-defaults,logger,errors,request-context,bank-time,security-headers,client-ip,nudges}.ts,
+ *   base     lib/{env,env-defaults,logger,errors,request-context,bank-time,security-headers,client-ip,nudges,runtime}.ts,
  *            lib/support, lib/metrics, lib/domain (shared vocabulary: roles, token kinds, states, ID types)
  *   data     lib/db
  *   core     lib/upstream, lib/validation, lib/pii, lib/audit
@@ -40,7 +40,8 @@ function clientFiles() {
 }
 
 const TESTS = ["\\.test\\.tsx?$", "\\.spec\\.tsx?$", "^test/", "^e2e/"];
-const BASE = "^lib/(env|env-defaults|logger|errors|request-context|bank-time|security-headers|client-ip|nudges)\\.ts$|^lib/(support|metrics|domain)/";
+// lib/pii/mask.ts is base too: pure masking with no import, which the logger applies to free text.
+const BASE = "^lib/(env|env-defaults|logger|errors|request-context|bank-time|security-headers|client-ip|nudges|runtime)\\.ts$|^lib/(support|metrics|domain)/|^lib/pii/mask\\.ts$";
 const lib = (...folders) => `^lib/(${folders.join("|")})/`;
 /** The composition roots: the only lib modules that open the process's own database (getDb). */
 const DATABASE_ROOTS = [

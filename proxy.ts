@@ -7,6 +7,7 @@ import {
   pageContentSecurityPolicy,
   strictTransportSecurity,
 } from "@/lib/security-headers";
+import { boundActionRepliesOf, isDecodableReply, replyPartsOf, SERVER_ACTION_BODY_LIMIT_BYTES, type ReplyParts } from "@/lib/server-action-reply";
 
 /**
  * Turns signed-out browsers to the sign-in page — and decides nothing else about access. Having a
@@ -18,29 +19,34 @@ import {
  * per page request, handed to Next in the request's own CSP header so that Next puts it on its
  * scripts, and HSTS in production.
  *
- * And it answers 403 to a server-action POST from another site. Next refuses those itself, but
- * by throwing, which answers 500 (and logs an error) as if Veridesk had failed.
+ * And it answers 403 to a server-action POST from another site, and 400 (or 413) to one whose body
+ * React's decoder cannot read (lib/server-action-reply.ts). Next refuses those itself, but by
+ * throwing, which answers 500 (and logs an error) as if Veridesk had failed. Only such posts
+ * have their body read here (Next keeps a copy for the action); every other request passes as is.
  */
 /** The API reference: a page (so it gets a nonce for its script) open to the bank's developers; it shows no data. */
 const API_DOCS_PATH = "/api/v1/docs";
 const publicPaths = ["/sign-in", API_DOCS_PATH];
 
-export function proxy(request: NextRequest) {
-  const { pathname, search } = request.nextUrl;
+export async function proxy(request: NextRequest): Promise<NextResponse> {
+  const { pathname } = request.nextUrl;
   const isProduction = process.env.APP_ENV === "production";
 
   if (pathname.startsWith("/api/") && pathname !== API_DOCS_PATH) {
     return withSecurityHeaders(NextResponse.next(), apiContentSecurityPolicy, isProduction);
   }
 
-  if (isForeignServerActionPost(request)) {
-    const refusal = new NextResponse("This request did not come from Veridesk's own pages.", {
-      status: 403,
-      headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
-    });
-    return withSecurityHeaders(refusal, apiContentSecurityPolicy, isProduction);
-  }
+  if (isForeignServerActionPost(request)) return refusal(403, "This request did not come from Veridesk's own pages.", isProduction);
 
+  if (isDecodedServerActionPost(request)) {
+    const refused = await refusalOfUnreadableActionBody(request, isProduction);
+    if (refused) return refused;
+  }
+  return pageResponse(request, isProduction);
+}
+
+function pageResponse(request: NextRequest, isProduction: boolean): NextResponse {
+  const { pathname, search } = request.nextUrl;
   const isPublic = publicPaths.some((path) => pathname === path || pathname.startsWith(`${path}/`));
   const hasSessionCookie = request.cookies.getAll().some((cookie) => isSessionCookieName(cookie.name));
   const isPageRequest = (request.method === "GET" || request.method === "HEAD") && !request.headers.has("next-action");
@@ -60,6 +66,51 @@ export function proxy(request: NextRequest) {
   requestHeaders.set(NONCE_HEADER, nonce);
   requestHeaders.set("content-security-policy", policy);
   return withSecurityHeaders(NextResponse.next({ request: { headers: requestHeaders } }), policy, isProduction);
+}
+
+/**
+ * The posts whose body Next gives React's reply decoder (app-render/action-handler.js): a fetch
+ * call of an action (the `Next-Action` header; multipart or any other body), and a form's
+ * multipart post without JavaScript (it may carry a bound action's reply). A url-encoded post
+ * without the header is decoded by no one.
+ */
+function isDecodedServerActionPost(request: NextRequest): boolean {
+  if (request.method !== "POST") return false;
+  return request.headers.has("next-action") || isMultipart(request);
+}
+
+function isMultipart(request: NextRequest): boolean {
+  return (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
+}
+
+/** 413 for a body over Next's limit, 400 for one React's decoder would throw on; null when it may pass. */
+async function refusalOfUnreadableActionBody(request: NextRequest, isProduction: boolean): Promise<NextResponse | null> {
+  const unreadable = () => refusal(400, "This request is not one Veridesk's pages send.", isProduction);
+  let body: ArrayBuffer;
+  try {
+    body = await request.clone().arrayBuffer();
+  } catch {
+    return unreadable();
+  }
+  if (body.byteLength > SERVER_ACTION_BODY_LIMIT_BYTES) return refusal(413, "This request is larger than Veridesk's pages send.", isProduction);
+  let replies: ReplyParts[];
+  if (isMultipart(request)) {
+    let form: FormData;
+    try {
+      form = await new Response(body, { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData();
+    } catch {
+      return unreadable();
+    }
+    replies = request.headers.has("next-action") ? [replyPartsOf(form)] : boundActionRepliesOf(form);
+  } else {
+    replies = [replyPartsOf(new TextDecoder().decode(body))];
+  }
+  return replies.every(isDecodableReply) ? null : unreadable();
+}
+
+function refusal(status: number, text: string, isProduction: boolean): NextResponse {
+  const response = new NextResponse(text, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+  return withSecurityHeaders(response, apiContentSecurityPolicy, isProduction);
 }
 
 /**

@@ -69,3 +69,52 @@ test("the API reference renders from the app's own script, with no CSP violation
   expect(violations.filter((text) => !/fonts?\./i.test(text))).toEqual([]);
   expect(outside.filter((url) => !/font/i.test(url))).toEqual([]);
 });
+
+test("rolling a key is two people: the proposer cannot approve it, a second roll is refused, the approver sees the successor once and both keys work for the overlap", async ({ browser, apiAs, playwright }) => {
+  const name = `Core banking ${Date.now().toString(36)}`;
+  const first = await (await browser.newContext({ storageState: await (await apiAs("admin")).storageState() })).newPage();
+  const approver = await (await browser.newContext({ storageState: await (await apiAs(SECOND_ADMIN)).storageState() })).newPage();
+  await first.goto("/admin/api-keys");
+  await first.getByLabel("Integration").fill(name);
+  await first.locator("#branch-ACC").check();
+  await first.getByRole("button", { name: "Propose the key" }).click();
+  await expect(first.getByText(`Proposed: "${name}"`)).toBeVisible();
+  await approver.goto("/admin/api-keys");
+  await approver.locator(`li[data-api-key="${name}"]`).getByRole("button", { name: "Approve and show the key" }).click();
+  const firstKey = (await approver.getByTestId("api-key-shown").textContent())!;
+
+  // One administrator proposes the roll: nothing new is live, and they cannot approve it.
+  await first.reload();
+  await first.locator(`tr[data-api-key="${name}"]`).getByRole("button", { name: "Propose a roll" }).click();
+  await expect(first.getByText(`Roll proposed for "${name}"`)).toBeVisible();
+  await first.reload();
+  const rollProposal = first.locator(`li[data-api-key="${name}"]`);
+  await expect(rollProposal).toContainText(`Roll of ${name}`);
+  await expect(rollProposal.getByRole("button", { name: /Approve/ })).toHaveCount(0);
+  // A second roll of the same key while one waits: refused, still one proposal.
+  await first.locator(`tr[data-api-key="${name}"]`).getByRole("button", { name: "Propose a roll" }).click();
+  await expect(first.getByRole("alert").first()).toBeVisible();
+  await first.reload();
+  await expect(first.locator(`li[data-api-key="${name}"]`)).toHaveCount(1);
+  for (const width of [1280, 768, 390]) {
+    await first.setViewportSize({ width, height: 900 });
+    await first.screenshot({ path: `/tmp/api-keys-roll-proposed-${width}.png`, fullPage: true });
+  }
+
+  // The second administrator approves and alone sees the successor, once.
+  await approver.reload();
+  await approver.locator(`li[data-api-key="${name}"]`).getByRole("button", { name: "Approve and show the key" }).click();
+  const successor = (await approver.getByTestId("api-key-shown").textContent())!;
+  expect(successor).toMatch(/^vdk_(live|test)_[0-9A-Za-z]{46}$/);
+  expect(successor).not.toBe(firstKey);
+  for (const width of [1280, 768, 390]) {
+    await approver.setViewportSize({ width, height: 900 });
+    await approver.screenshot({ path: `/tmp/api-keys-roll-approved-${width}.png`, fullPage: true });
+  }
+  const api = await playwright.request.newContext({ baseURL: process.env.APP_URL });
+  for (const key of [firstKey, successor]) {
+    expect((await api.get("/api/v1/purposes", { headers: { authorization: `Bearer ${key}` } })).status(), key.slice(0, 13)).toBe(200);
+  }
+  await api.dispose();
+  for (const opened of [first, approver]) await opened.context().close();
+});

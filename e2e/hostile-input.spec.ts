@@ -1,8 +1,10 @@
+import { readFileSync, statSync } from "node:fs";
 import fc from "fast-check";
 import type { StaffRole } from "@/lib/domain/staff-roles";
 import { actions, routes } from "./access-matrix";
 import { demoAccounts, expect, test, type DemoUsername } from "@/e2e/support/auth";
-import { callServerAction } from "@/e2e/support/action-calls";
+import type { APIRequestContext } from "@playwright/test";
+import { callServerAction, findActionResult, resolveAction, type ResolvedAction } from "@/e2e/support/action-calls";
 import { callsSince, markCalls, upstreamPaths } from "./support/sandbox";
 
 /**
@@ -86,9 +88,9 @@ const samples = <T>(arbitrary: fc.Arbitrary<T>, salt: number) => fc.sample(arbit
 
 /**
  * As React's client sends an action's arguments: a string starting with `$` is escaped as `$$`
- * (unescaped, `$` opens a reference to another part of the reply). A body that is not a valid
- * reply at all is refused by Next's decoder before any code of ours runs; the values inside a
- * valid one are what this suite is about.
+ * (unescaped, `$` opens a reference to another part of the reply). A body that is not a reply
+ * React's decoder can read is refused by the proxy (the last test here); the values inside a
+ * readable one are what the property test is about.
  */
 function asActionArgument(value: unknown): unknown {
   if (typeof value === "string") return value.startsWith("$") ? `$${value}` : value;
@@ -144,4 +146,110 @@ test("every route handler answers hostile query values and bodies without a 500"
     }
   }
   expect(failures).toEqual([]);
+});
+
+/**
+ * Strings starting with `$` as a script or a scanner sends them, unescaped: React's decoder reads
+ * each as a reference to another part of the reply, which the body does not hold (or as a value
+ * it cannot make), and threw before any code of ours ran — a 500, signed out, and an error with
+ * its stack in the server log. Also a body that is not JSON at all.
+ */
+const unreadableReferences = ["$(id)", "${7*7}", "$Q1", "$W1", "$1", "$@1", "$@", "$K", "$h1", "$B1", "$T", "$nabc", "$", "$0:9:x"];
+
+/** A raw body: JSON text, or multipart fields in body order (names may repeat). */
+type RawBody = { label: string; text?: string; multipart?: [string, string][]; isFormPost?: boolean };
+
+function unreadableBodies(actionId: string): RawBody[] {
+  return [
+    ...unreadableReferences.flatMap((value) => [
+      { label: `[${value}]`, text: JSON.stringify([value]) },
+      { label: `{username: ${value}}`, text: JSON.stringify([{ username: value, tokenRequestId: value }]) },
+      { label: `nested ${value}`, text: JSON.stringify([{ filter: { ids: [{ id: value }] } }]) },
+    ]),
+    { label: "not JSON", text: "[zxc]" },
+    { label: "multipart root with $Q1", multipart: [["0", '["$Q1"]']] },
+    { label: "multipart without a root", multipart: [["1_code", "$Q1"]] },
+    { label: "multipart FormData argument beside a Set that is not there", multipart: [["_1_code", "$Q1"], ["0", '["$K1","$W2"]']] },
+    { label: "multipart root pointing to a later part", multipart: [["0", '["$1"]'], ["1", "[]"]] },
+    { label: "multipart root given twice", multipart: [["0", "[]"], ["00", "[]"]] },
+    // A form's post without JavaScript (no Next-Action header) naming a bound action whose arguments are not in the body.
+    { label: "form post whose bound arguments point nowhere", multipart: [["$ACTION_REF_1", ""], ["$ACTION_1:0", JSON.stringify({ id: actionId, bound: "$@1" })]], isFormPost: true },
+  ];
+}
+
+/** A reply of random shape whose strings often start with a reference React's decoder reads, and whose multipart field names collide. */
+function randomReplyBody(actionId: string): fc.Arbitrary<RawBody> {
+  const prefixes = ["$", "$$", "$@", "$@1", "$K", "$K1", "$Q", "$W", "$i", "$h", "$T", "$D", "$n", "$u", "$-", "$B", "$R", "$X", "$0", "$1", "$0:0:", "$1:", "$0:__proto__:"];
+  const reference = fc.tuple(fc.constantFrom(...prefixes), fc.string({ maxLength: 6 })).map(([prefix, rest]) => prefix + rest);
+  const leaf = fc.oneof(reference, hostileString, fc.integer(), fc.constant(null));
+  const { model } = fc.letrec((tie) => ({
+    model: fc.oneof({ depthSize: "small" }, leaf, fc.array(tie("model"), { maxLength: 4 }), fc.dictionary(fc.constantFrom("a", "then", "constructor", "__proto__", "idNumber"), tie("model"), { maxKeys: 3 })),
+  }));
+  const fieldName = fc.constantFrom("0", "1", "2", "00", " 1", "", "_1_a", "$ACTION_REF_1", "$ACTION_1:0", "$ACTION_1:1", `$ACTION_ID_${actionId}`);
+  const fields = fc.array(fc.tuple(fieldName, model.map((value) => JSON.stringify(value) ?? "")), { maxLength: 4 });
+  return fc.oneof(
+    model.map((root): RawBody => ({ label: `text ${JSON.stringify([root]).slice(0, 120)}`, text: JSON.stringify([root]) })),
+    fc.tuple(fields, model).map(([parts, root]): RawBody => ({ label: `multipart ${JSON.stringify(parts).slice(0, 120)}`, multipart: [...parts, ["0", JSON.stringify([root])]] })),
+    fields.map((parts): RawBody => ({ label: `form post ${JSON.stringify(parts).slice(0, 120)}`, multipart: parts, isFormPost: true })),
+  );
+}
+
+function formDataOf(fields: [string, string][]): FormData {
+  const form = new FormData();
+  for (const [name, value] of fields) form.append(name, value);
+  return form;
+}
+
+function postRaw(client: APIRequestContext, action: ResolvedAction, body: RawBody) {
+  return client.post(action.pagePath, {
+    headers: {
+      origin: process.env.APP_URL!,
+      accept: "text/x-component",
+      ...(body.isFormPost ? {} : { "next-action": action.id }),
+      ...(body.text === undefined ? {} : { "content-type": "text/plain;charset=UTF-8" }),
+    },
+    ...(body.text === undefined ? { multipart: formDataOf(body.multipart ?? []) } : { data: body.text }),
+    maxRedirects: 0,
+  });
+}
+
+test("a server action answers an unescaped `$` or a body that is not a reply with 400, signed out and signed in, and the log shows no error", async ({ apiAs }) => {
+  test.setTimeout(240_000);
+  const logPath = process.env.E2E_SERVER_LOG!;
+  const logStart = statSync(logPath).size;
+  const failures: string[] = [];
+  const signedOut = await apiAs(null);
+  for (const entry of actions) {
+    const action = resolveAction(entry);
+    const clients = [{ client: signedOut, who: "signed out" }];
+    if (entry.isSafeToProbe && entry.audience.kind === "staff") clients.push({ client: await apiAs(accountOfRole[entry.audience.roles[0]!]), who: "signed in" });
+    for (const { client, who } of clients) {
+      for (const body of unreadableBodies(action.id)) {
+        const response = await postRaw(client, action, body);
+        if (response.status() !== 400) failures.push(`${action.name} ${who} ← ${body.label}: ${response.status()} ${(await response.text()).slice(0, 120)}`);
+      }
+    }
+  }
+  expect(failures).toEqual([]);
+
+  // What React's client sends for a typed `$` (escaped), for undefined and for a form's FormData still reaches the action, which refuses as usual.
+  const search = resolveAction(actions.find((entry) => entry.name === "searchByIdNumberAction")!);
+  for (const value of ["$$(id)", "$${7*7}", "$$Q1", "$undefined"]) {
+    const { status, result } = await callServerAction(signedOut, search, { idNumber: value, note: value });
+    expect(status, value).toBeLessThan(500);
+    expect(result?.code, value).toBe("UNAUTHENTICATED");
+  }
+  const formData = await postRaw(signedOut, search, { label: "FormData", multipart: [["_1_idNumber", "$Q1"], ["0", '["$undefined","$K1"]']] });
+  expect(findActionResult(await formData.text())?.code).toBe("UNAUTHENTICATED");
+
+  // Random bodies around the same references, as text, as a fetch call's multipart and as a form post: never a 500.
+  const randomFailures: string[] = [];
+  for (const body of fc.sample(randomReplyBody(search.id), { seed: SEED + 3_000, numRuns: 20 * RUNS })) {
+    const response = await postRaw(signedOut, search, body);
+    if (response.status() >= 500) randomFailures.push(`${body.label}: ${response.status()}`);
+  }
+  expect(randomFailures).toEqual([]);
+
+  const logged = readFileSync(logPath).subarray(logStart).toString("utf8");
+  expect(logged, "the server log after the unreadable bodies").not.toMatch(/⨯|"level":50|Connection closed/);
 });

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { newCustomer, type TestCustomer } from "./support/customers";
+import { newCustomer, uniqueReferenceTail, type TestCustomer } from "./support/customers";
 import { callsSince, markCalls, upstreamPaths } from "./support/sandbox";
 import { callAction, captureNextAction, readActionResult } from "./support/server-actions";
 import { expect, test } from "./support/session";
@@ -21,7 +21,7 @@ async function expectOneRow(page: Page, reference: string): Promise<void> {
 }
 
 test("a double click", async ({ page }) => {
-  const reference = `DBLCLICK-${Date.now()}`;
+  const reference = `DBLCLICK-${uniqueReferenceTail()}`;
   await fillFingerprintForm(page, newCustomer(), reference);
   const mark = await markCalls();
   await attestConsent(page);
@@ -32,7 +32,7 @@ test("a double click", async ({ page }) => {
 });
 
 test("a fast double submit (two submits in one tick)", async ({ page }) => {
-  const reference = `DBLSUBMIT-${Date.now()}`;
+  const reference = `DBLSUBMIT-${uniqueReferenceTail()}`;
   await fillFingerprintForm(page, newCustomer(), reference);
   const mark = await markCalls();
   await page.evaluate(() => {
@@ -46,7 +46,7 @@ test("a fast double submit (two submits in one tick)", async ({ page }) => {
 });
 
 test("a retry after the answer was lost is answered from the first attempt", async ({ page }) => {
-  const reference = `LOST-${Date.now()}`;
+  const reference = `LOST-${uniqueReferenceTail()}`;
   await fillFingerprintForm(page, newCustomer(), reference);
   const mark = await markCalls();
   // The server receives and completes the first submit; its answer never reaches the browser.
@@ -74,7 +74,7 @@ test("a retry after the answer was lost is answered from the first attempt", asy
 });
 
 test("two tabs sending the same key at once, and the same key with other fields", async ({ page }) => {
-  const reference = `TWOTABS-${Date.now()}`;
+  const reference = `TWOTABS-${uniqueReferenceTail()}`;
   await fillFingerprintForm(page, newCustomer(), reference);
   // The form's real request (action id, headers, typed arguments with its idempotency key).
   const captured = await captureNextAction(page, () => attestAndSubmit(page, "Issue fingerprint token"), { block: true });

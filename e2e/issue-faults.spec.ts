@@ -1,6 +1,6 @@
 import { errorCatalog, type ErrorCode } from "@/lib/errors";
 import type { Page } from "@playwright/test";
-import { newCustomer, secretFormsOf, type TestCustomer } from "./support/customers";
+import { newCustomer, secretFormsOf, uniqueReferenceTail, type TestCustomer } from "./support/customers";
 import { expectNowhere, readServerLog, watchUrls } from "./support/privacy";
 import { callsSince, clearFaults, injectFault, markCalls, upstreamPaths, type FaultMode } from "./support/sandbox";
 import { expect, test } from "./support/session";
@@ -54,7 +54,7 @@ const definiteFaults: Array<{ mode: FaultMode; code: ErrorCode }> = [
 for (const { mode, code } of definiteFaults) {
   test(`a ${mode} answer keeps the form and says ${code}; the next submit is a fresh attempt`, async ({ page }) => {
     const customer = newCustomer();
-    const reference = `FAULT-${mode}-${Date.now()}`;
+    const reference = `FAULT-${mode}-${uniqueReferenceTail()}`;
     const urls = watchUrls(page);
     await fillRemoteForm(page, customer, reference);
     const mark = await markCalls();
@@ -84,7 +84,7 @@ for (const { mode, code } of definiteFaults) {
 
 test("an unreadable 200 keeps the form and says the token may exist", async ({ page }) => {
   const customer = newCustomer();
-  const reference = `FAULT-MALFORMED-${Date.now()}`;
+  const reference = `FAULT-MALFORMED-${uniqueReferenceTail()}`;
   await fillRemoteForm(page, customer, reference);
   const mark = await markCalls();
   await injectFault("malformed-json", upstreamPaths.remote);
@@ -104,7 +104,7 @@ test("an unreadable 200 keeps the form and says the token may exist", async ({ p
 test("a timeout leaves an outcome-unknown row; a new attempt is a deliberate step, not stopped by the unknown one", async ({ page, context }) => {
   test.setTimeout(90_000);
   const customer = newCustomer();
-  const reference = `FAULT-HANG-${Date.now()}`;
+  const reference = `FAULT-HANG-${uniqueReferenceTail()}`;
   const urls = watchUrls(page);
   await fillRemoteForm(page, customer, reference);
   const mark = await markCalls();

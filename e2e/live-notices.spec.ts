@@ -74,3 +74,29 @@ test("the notice can be dismissed, and without the chime turned on nothing plays
   await expect(page).not.toHaveTitle(/^\(\d+\) Results? · /);
   expect(await page.evaluate(() => window.chimeTones)).toBe(0);
 });
+
+test("today's list is polled once for a page: by the live screen where there is one, else by the notices, not counted as watched", async ({ page }) => {
+  const polls: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === "/api/tokens" && url.searchParams.get("scope") === "today") polls.push(url.search);
+  });
+  // The token list polls today's list itself; the notices listen to that poll and ask nothing.
+  await page.goto("/tokens");
+  await expect.poll(() => polls.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+  expect(polls.filter((search) => search.includes("watch=0")), "no poll of the notices' own beside the list's").toEqual([]);
+
+  // From one live screen to the other: the list's poll hands over to the dashboard's, and the
+  // notices never start one of their own in between.
+  polls.length = 0;
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" }).click();
+  await expect(page).toHaveURL("/");
+  await expect.poll(() => polls.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+  expect(polls.filter((search) => search.includes("watch=0")), "no poll of the notices' own on the way").toEqual([]);
+
+  // A form has no live screen: the notices poll the list, without counting its tokens as watched.
+  polls.length = 0;
+  await page.goto("/tokens/new/fingerprint");
+  await expect.poll(() => polls.length, { timeout: 25_000 }).toBeGreaterThanOrEqual(2);
+  expect(polls.every((search) => search.includes("watch=0")), polls.join(" ")).toBe(true);
+});

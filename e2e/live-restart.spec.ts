@@ -1,6 +1,6 @@
 import { fingerprintWaitingLabel } from "@/lib/tokens/state";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -22,11 +22,13 @@ import { nextServerGroupsOnPort } from "@/test/kit/server-processes";
 const port = Number(process.env.E2E_APP_PORT ?? 3100) + 7;
 const appUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "veridesk-e2e-restart-"));
+// What the app's supervisor prints (the database preparation included), kept for a failure.
+const superviseLog = path.join(dataDir, "serve-app.log");
 
 function startApp(): ChildProcess {
   return spawn("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/serve-app.ts"], {
     detached: true,
-    stdio: "ignore",
+    stdio: ["ignore", openSync(superviseLog, "a"), openSync(superviseLog, "a")],
     env: {
       ...process.env,
       APP_ENV: "test",
@@ -40,9 +42,18 @@ function startApp(): ChildProcess {
   });
 }
 
-async function waitUntilServing(): Promise<void> {
+/** Until the app answers; an app that ended instead is reported with what it printed. */
+async function waitUntilServing(child: ChildProcess): Promise<void> {
   await expect
-    .poll(async () => (await fetch(`${appUrl}/sign-in`).catch(() => null))?.status ?? 0, { timeout: 120_000, intervals: [500] })
+    .poll(
+      async () => {
+        if (child.exitCode !== null || child.signalCode !== null) {
+          return `exited (${child.exitCode ?? child.signalCode}): ${readFileSync(superviseLog, "utf8").slice(-2_000)}`;
+        }
+        return (await fetch(`${appUrl}/sign-in`).catch(() => null))?.status ?? 0;
+      },
+      { timeout: 120_000, intervals: [500] },
+    )
     .toBe(200);
 }
 
@@ -62,7 +73,7 @@ test.afterAll(async () => {
 test("a token issued before the app was killed gets its result after the restart", async ({ browser }) => {
   test.setTimeout(300_000);
   app = startApp();
-  await waitUntilServing();
+  await waitUntilServing(app);
   const context = await browser.newContext({ baseURL: appUrl });
   const page = await context.newPage();
   await signInWithForm(page, "teller.kumasi", demoAccount("teller.kumasi").password);
@@ -82,7 +93,7 @@ test("a token issued before the app was killed gets its result after the restart
   await actOnScanner(browser, token, "SUCCESSFUL");
 
   app = startApp();
-  await waitUntilServing();
+  await waitUntilServing(app);
   await page.reload();
   // Same session (it lives in the database), same token, now with its result.
   await expect(page.getByTestId("token-value")).toHaveText(token);
@@ -95,7 +106,7 @@ test("SIGTERM: the app finishes the poll under way, hands back its leases and cl
   if (app?.exitCode !== null || app.signalCode !== null) {
     app = startApp();
   }
-  await waitUntilServing();
+  await waitUntilServing(app);
   const context = await browser.newContext({ baseURL: appUrl });
   const page = await context.newPage();
   await signInWithForm(page, "teller.kumasi", demoAccount("teller.kumasi").password);

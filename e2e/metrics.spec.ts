@@ -63,3 +63,13 @@ test("the documented names are there, and issuing and a wrong password move thei
   expect(after).toMatch(/veridesk_poll_route_duration_seconds_count\{route="token",status="200"\} [1-9]/);
   expect(after).not.toContain(token);
 });
+
+test("the served app runs on the project's Node.js (24 or newer), and so does this test process", async ({ request }) => {
+  const text = await scrape(request);
+  // prom-client's default series: veridesk_nodejs_version_info{version="v24.22.3",major="24",…} 1
+  const line = text.split("\n").find((candidate) => candidate.startsWith("veridesk_nodejs_version_info{"));
+  expect(line, "veridesk_nodejs_version_info in /api/metrics").toBeDefined();
+  const major = Number(/major="(\d+)"/.exec(line!)?.[1]);
+  expect(major).toBeGreaterThanOrEqual(24);
+  expect(Number(process.versions.node.split(".")[0])).toBeGreaterThanOrEqual(24);
+});

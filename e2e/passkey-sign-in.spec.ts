@@ -1,10 +1,13 @@
 import type { CDPSession, Page } from "@playwright/test";
-import { expect, signInWithForm, test, uniqueSuffix } from "@/e2e/support/auth";
+import { callServerAction } from "@/e2e/support/action-calls";
+import { createTestAccount, expect, readBranchIds, signInWithForm, test, uniqueSuffix } from "@/e2e/support/auth";
 
 /**
  * Passkeys with Chromium's virtual authenticator (CDP WebAuthn domain): a teller adds one on the
- * account page, signs out, signs in with it alone and lands on the home page; the audit trail
- * names the method. Then the authenticator stops verifying its user (no PIN, no fingerprint) and
+ * account page, signs out, finds that the password alone no longer signs in (nor a temporary one
+ * an administrator sets), signs in with the passkey alone and lands on the home page; the audit
+ * trail names the method. Each test has an account of its own: a passkey changes how its account
+ * signs in, and the demo accounts sign in with passwords in every other spec. Then the authenticator stops verifying its user (no PIN, no fingerprint) and
  * the sign-in is refused in plain words: by Chromium itself, since the site requires verification,
  * and by the server when a client asks the authenticator to skip it.
  *
@@ -34,13 +37,23 @@ async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; a
   return { cdp, authenticatorId };
 }
 
-test("a teller adds a passkey, signs in with it alone, and is refused when the passkey does not verify them", async ({ browser, sessionOf }) => {
-  test.setTimeout(90_000);
+/** A teller of the suite's own, signed in with nothing but a password yet. */
+async function freshTeller(browser: import("@playwright/test").Browser, apiAs: (name: "admin") => Promise<import("@playwright/test").APIRequestContext>, prefix: string) {
+  const admin = await apiAs("admin");
+  const adminContext = await browser.newContext({ storageState: await admin.storageState() });
+  const branchIds = await readBranchIds(await adminContext.newPage());
+  await adminContext.close();
+  return createTestAccount(admin, { username: `${prefix}.${uniqueSuffix()}`, name: "Esi Passkey", role: "teller", branchCode: "ACC" }, branchIds);
+}
+
+test("a teller adds a passkey, then signs in with it alone: never with the password, nor a password an administrator reset; refused when the passkey does not verify them", async ({ browser, sessionOf, apiAs }) => {
+  test.setTimeout(120_000);
+  const teller = await freshTeller(browser, apiAs, "pk");
   const context = await browser.newContext({ baseURL: localBase });
   const page = await context.newPage();
   const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
 
-  await signInWithForm(page, "teller.accra", "veridesk-demo");
+  await signInWithForm(page, teller.username, teller.password);
   await expect(page).toHaveURL(`${localBase}/`);
   await page.goto("/account/security");
   const name = `Counter PC ${uniqueSuffix()}`;
@@ -53,13 +66,44 @@ test("a teller adds a passkey, signs in with it alone, and is refused when the p
   expect(credentials.filter((credential) => credential.isResidentCredential)).toHaveLength(1);
   await page.screenshot({ path: "/tmp/passkey-section.png", fullPage: true });
 
-  // Signed out, the passkey alone signs in: no username, no password.
+  // Signed out, the password alone no longer signs in: the account holds a passkey.
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/sign-in/);
+  const passwordAlone = page.waitForResponse((response) => response.url().endsWith("/api/auth/sign-in/username"));
+  await page.getByLabel("Username").fill(teller.username);
+  await page.getByLabel("Password").fill(teller.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  expect((await passwordAlone).status()).toBe(403);
+  const passkeyNeeded = page.locator("form").getByRole("alert");
+  await expect(passkeyNeeded).toContainText("This account signs in with its passkey, not its password alone.");
+  await expect(page).toHaveURL(/\/sign-in/);
+  expect((await context.cookies()).filter((cookie) => cookie.name.endsWith("session_token"))).toEqual([]);
+  await page.screenshot({ path: "/tmp/passkey-password-refused.png", fullPage: true });
+
+  // One administrator resets the password (a temporary one, shown to them): it opens nothing
+  // either. Removing a lost passkey takes two administrators (the second-factor reset).
+  const { result: reset } = await callServerAction(await apiAs("admin"), { file: "app/(staff)/admin/staff/actions.ts", name: "resetPasswordAction" }, { userId: teller.userId });
+  expect(reset?.ok, JSON.stringify(reset)).toBe(true);
+  const temporaryPassword = (reset!.data as { temporaryPassword: string }).temporaryPassword;
+  const takeover = await browser.newContext({ baseURL: localBase });
+  const takeoverAnswer = await takeover.request.post("/api/auth/sign-in/username", { data: { username: teller.username, password: temporaryPassword } });
+  expect(takeoverAnswer.status()).toBe(403);
+  expect(await takeoverAnswer.json()).toMatchObject({ code: "PASSKEY_REQUIRED" });
+  expect((await takeover.cookies()).filter((cookie) => cookie.name.endsWith("session_token"))).toEqual([]);
+  await takeover.close();
+
+  // The passkey alone signs in: no username, no password; the temporary password is replaced next.
+  await page.goto("/sign-in");
   await page.screenshot({ path: "/tmp/passkey-sign-in-page.png", fullPage: true });
   await page.getByRole("button", { name: "Use a passkey" }).click();
+  await expect(page).toHaveURL(/\/change-password/);
+  await page.getByLabel("Temporary password", { exact: true }).fill(temporaryPassword);
+  await page.getByLabel("New password", { exact: true }).fill(`${teller.password}-2`);
+  await page.getByLabel("New password again", { exact: true }).fill(`${teller.password}-2`);
+  await page.getByRole("button", { name: "Save new password" }).click();
   await expect(page).toHaveURL(`${localBase}/`);
   await page.goto("/account/security");
+  // Choosing the password kept the passkey as this session's proof.
   await expect(page.getByText("This session was signed in with passkey.")).toBeVisible();
   await expect(list.getByRole("listitem").filter({ hasText: name })).toContainText("last used");
 
@@ -70,7 +114,7 @@ test("a teller adds a passkey, signs in with it alone, and is refused when the p
   await auditPage.goto("/admin/audit?action=auth.sign_in");
   const passkeySignIns = auditPage
     .locator("tbody tr")
-    .filter({ hasText: "teller.accra" })
+    .filter({ hasText: teller.username })
     .filter({ has: auditPage.locator('[data-detail="method"]', { hasText: /passkey/i }) });
   await expect(passkeySignIns.first()).toBeVisible();
 
@@ -101,17 +145,18 @@ test("a teller adds a passkey, signs in with it alone, and is refused when the p
   await expect(page).toHaveURL(/\/sign-in/);
 
   await auditPage.goto("/admin/audit?action=auth.sign_in_failed");
-  await expect(auditPage.locator("tbody tr").filter({ hasText: "teller.accra" }).filter({ hasText: /user_not_verified|not verified/i }).first()).toBeVisible();
+  await expect(auditPage.locator("tbody tr").filter({ hasText: teller.username }).filter({ hasText: /user_not_verified|not verified/i }).first()).toBeVisible();
   await auditContext.close();
   await context.close();
 });
 
-test("on the second-factor page a new passkey is used once, which replaces the password session; it can be removed", async ({ browser }) => {
+test("on the second-factor page a new passkey is used once, which replaces the password session; it can be removed", async ({ browser, apiAs }) => {
   test.setTimeout(90_000);
+  const teller = await freshTeller(browser, apiAs, "pk.enrol");
   const context = await browser.newContext({ baseURL: localBase });
   const page = await context.newPage();
   await addVirtualAuthenticator(page);
-  await signInWithForm(page, "teller.accra", "veridesk-demo");
+  await signInWithForm(page, teller.username, teller.password);
   await expect(page).toHaveURL(`${localBase}/`);
 
   await page.goto("/second-factor");

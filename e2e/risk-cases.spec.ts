@@ -101,13 +101,14 @@ test("a supervisor past the reveal limit gets a staff case only head office sees
   }
   const caseLink = (viewer: typeof page) => viewer.getByRole("link", { name: `Staff member ${subject.username}` });
   const headOffice = await (await browser.newContext({ storageState: await (await apiAs("supervisor.hq")).storageState() })).newPage();
+  // One open case per person: if another spec's SMS attach (rule 10) opened this supervisor's case
+  // first, the reveals join it as a second alert, so wait for rule 8's alert on the case itself.
   await expect(async () => {
     await headOffice.goto("/review/cases");
-    await expect(caseLink(headOffice)).toBeVisible({ timeout: 1_000 });
+    await caseLink(headOffice).click({ timeout: 1_000 });
+    await headOffice.waitForURL(/\/review\/cases\/[0-9a-f-]{36}$/, { timeout: 2_000 });
+    await expect(headOffice.getByTestId("case-alert").filter({ hasText: "rule 8 v1" })).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: LIVE_TIMEOUT });
-  await expect(headOffice.getByRole("row").filter({ has: caseLink(headOffice) })).toContainText("rule 8 v1");
-  await caseLink(headOffice).click();
-  await headOffice.waitForURL(/\/review\/cases\/[0-9a-f-]{36}$/);
   const caseUrl = headOffice.url();
 
   // The subject, who is also their branch's supervisor: no row, and the case's own address is not found.
@@ -115,16 +116,31 @@ test("a supervisor past the reveal limit gets a staff case only head office sees
   await subjectsPage.goto("/review/cases");
   await expect(caseLink(subjectsPage)).toHaveCount(0);
   expect((await subjectsPage.goto(caseUrl))?.status()).toBe(404);
+  // Nor does their audit trail, or its CSV, say a word of it (ADR 0050). Their branch's customer
+  // cases may be there: those are routed to them; their own staff case never.
+  const staffCaseId = caseUrl.split("/").at(-1)!;
+  await subjectsPage.goto("/admin/audit?action=risk.alert_raised");
+  await expect(subjectsPage.getByRole("heading", { name: "Audit trail" })).toBeVisible();
+  expect(await subjectsPage.content()).not.toContain(staffCaseId);
+  const subjectsCsv = await subjectsRequests.get("/api/review/audit-export", { headers: { "Sec-Fetch-Site": "same-origin" } });
+  expect(subjectsCsv.status()).toBe(200);
+  const subjectsCsvText = await subjectsCsv.text();
+  expect(subjectsCsvText).not.toContain(staffCaseId);
+  expect(subjectsCsvText).not.toContain("staff_id_access");
 
   // Head office: one person takes it and proposes clearing; the case stays open until a second confirms.
   await headOffice.getByRole("button", { name: "Take this case" }).click();
   await expect(headOffice.getByText("The case is yours; it is in review.")).toBeVisible();
-  // The token whose ID was read is held as evidence while the case is open.
-  await expect(headOffice.getByRole("cell", { name: "Until closed" })).toHaveCount(1);
+  // The token whose ID was read is held as evidence while the case is open. The same open staff
+  // case may also hold a token this supervisor entered from an SMS in another spec (rule 10 joins
+  // the case about the same person), so: held, every one of them, and none released.
+  const evidence = headOffice.getByRole("region", { name: "Tokens held as evidence" });
+  await expect(evidence.getByRole("cell", { name: "Until closed" }).first()).toBeVisible();
+  await expect(evidence.getByRole("cell", { name: "Released" })).toHaveCount(0);
   await headOffice.getByLabel("Decision").selectOption("clear");
   await headOffice.getByLabel("Reason").fill("Reveals were for the branch's card audit this week.");
   await headOffice.getByRole("button", { name: "Record decision" }).click();
-  await expect(headOffice.getByText("Clearing proposed: a second person, neither you nor the assignee, must confirm it.")).toBeVisible();
+  await expect(headOffice.getByText("Closing proposed: a second person, neither you nor the assignee, must confirm the same decision.")).toBeVisible();
 
   const second = await (await browser.newContext({ storageState: await (await apiAs("supervisor.hq.second")).storageState() })).newPage();
   await second.goto(caseUrl);

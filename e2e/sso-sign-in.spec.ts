@@ -183,8 +183,12 @@ test("with the bank sign-in on, a password is refused except for a break-glass a
   await page.getByLabel("Username").fill("teller.accra");
   await page.getByLabel("Password").fill("veridesk-demo");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText("Use your bank sign-in");
+  // The right password of an ordinary account reads exactly as a wrong one: no password oracle.
+  await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText("or this is not a break-glass account. Everyone else signs in with");
   await expect(page.getByLabel("Username")).toHaveValue("teller.accra");
+  const wrong = await page.request.post(`${appUrl}/api/auth/sign-in/username`, { data: { username: "teller.accra", password: "not-the-password" } });
+  const right = await page.request.post(`${appUrl}/api/auth/sign-in/username`, { data: { username: "teller.accra", password: "veridesk-demo" } });
+  expect([right.status(), await right.json()]).toEqual([wrong.status(), await wrong.json()]);
 
   await page.getByLabel("Username").fill(BREAK_GLASS.username);
   await page.getByLabel("Password").fill(BREAK_GLASS.password);
@@ -230,4 +234,24 @@ test("the start and the callback answer hostile values without a 500, and never 
   }
   await client.dispose();
   expect(failures).toEqual([]);
+});
+
+test("a bank username that is not exactly a Veridesk username is refused, never normalised into another person's account", async ({ browser, page }) => {
+  // Someone else at the bank (the stranger's subject) carries a name that lower-cases or trims to a Veridesk account's:
+  // a Kelvin sign for the K of teller.kumasi, capitals and spaces around supervisor.hq.second.
+  for (const claim of ["teller.\u212Aumasi", " SUPERVISOR.HQ.SECOND "]) {
+    await fetch(`${idpUrl}/control/rename`, { method: "POST", body: new URLSearchParams({ subject: "idp-0007", username: claim }) });
+    const context = await browser.newContext();
+    const strangerPage = await context.newPage();
+    await signInAtBank(strangerPage, { username: claim, password: "stranger-pass", code: "777777" });
+    await expectRefusal(strangerPage, "username_not_exact", "Your bank username is not written as in Veridesk");
+    await context.close();
+  }
+  await signInAtBank(page, { username: "admin", password: "admin-pass", code: "333333" });
+  await expect(page).toHaveURL(`${appUrl}/`);
+  await page.goto(`${appUrl}/admin/audit?action=auth.sso_refused`);
+  const refusals = page.locator('[data-action="auth.sso_refused"]:visible').filter({ hasText: "not exactly a Veridesk username" });
+  await expect(refusals).toHaveCount(2);
+  await expect(refusals.filter({ hasText: "teller.\\u{212A}umasi" })).toHaveCount(1);
+  await expect(refusals.filter({ hasText: "\\u{20}SUPERVISOR.HQ.SECOND\\u{20}" })).toHaveCount(1);
 });

@@ -25,6 +25,11 @@ export const errorCatalog = {
     httpStatus: 403,
     userMessage: "Set up your second factor first: your account must sign in with an authenticator app.",
   },
+  SECOND_FACTOR_NOT_PROVEN: {
+    httpStatus: 403,
+    userMessage:
+      "Sign out and sign in again with your passkey or authenticator app first: only a session that proved a second factor may add, replace or remove one.",
+  },
   NOT_FOUND: {
     httpStatus: 404,
     userMessage: "We could not find that.",

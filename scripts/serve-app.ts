@@ -6,6 +6,7 @@
  * The preparation (scripts/db-prepare.ts) runs in its own process and ends before `next start`
  * opens the database, because an embedded (PGlite) data directory has exactly one owner at a time.
  */
+import "./support/require-supported-node";
 import { openSync, writeSync } from "node:fs";
 import { localBin, runToCompletion, startServer, superviseTogether } from "./support/processes";
 

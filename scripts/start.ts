@@ -3,6 +3,7 @@
  * missing or older than the sources, starts the provider sandbox (unless a real service is
  * configured), then prepares the database and serves the app.
  */
+import "./support/require-supported-node";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { localBin, runToCompletion, startServer, superviseTogether } from "./support/processes";
@@ -16,7 +17,14 @@ const isProduction = process.env.APP_ENV === "production";
 const usesSandbox = !isProduction && !process.env.UPSTREAM_BASE_URL;
 const distDir = process.env.NEXT_DIST_DIR || ".next";
 
-if (isBuildStale()) {
+if (isProduction) {
+  // A production install has no build tools (`npm install --omit=dev`): the release carries its
+  // build, made where the dev dependencies are (docs/operations.md).
+  if (!existsSync(path.join(distDir, "BUILD_ID"))) {
+    console.error(`No build in ${distDir}: in production the release brings its build (npm run build where the dev dependencies are installed).`);
+    process.exit(1);
+  }
+} else if (isBuildStale()) {
   console.log("Building Veridesk (first start or sources changed)…");
   await runToCompletion(localBin("next"), ["build"]);
 }

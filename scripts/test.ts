@@ -9,6 +9,7 @@
  * test-results/npm-test/, printed once when the stage ends, so the output of parallel stages never
  * interleaves; the first failure stops the rest. The summary lists each stage once, with its time.
  */
+import "./support/require-supported-node";
 import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";

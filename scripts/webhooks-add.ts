@@ -1,21 +1,22 @@
 /**
- * Adds a webhook endpoint from the command line — how an operator connects the bank's first
- * receiver, before anyone signs in (as `staff:create` makes the first administrator):
+ * Proposes a webhook endpoint from the command line — how an operator connects a receiver from
+ * the server's console:
  *
  *   npm run webhooks:add -- --url https://onboarding.bank.internal/veridesk --events token.finished \
  *     [--description "Onboarding app"]
  *
- * The endpoint is active at once (the operator on the server's console stands for both
- * administrators; the audit trail records it as `webhooks:add`). The signing secret is printed as
- * the last line, once: give it to the receiver's developers (docs/webhooks.md). On PGlite it owns
- * the data directory while it runs: stop the app first.
+ * It waits, as one added on the admin page does, for an administrator to approve it on
+ * Administration → Webhooks; the approval makes the signing secret and shows it to that
+ * administrator, once (ADR 0052). So the operator never holds a secret the bank's receiver trusts,
+ * and nothing is printed that a shell history or a log could keep. The audit trail records the
+ * proposal as `webhooks:add`. On PGlite it owns the data directory while it runs: stop the app first.
  */
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { closeDb, getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { isAppError } from "@/lib/errors";
-import { addEndpointAsOperator, urlRulesFrom } from "@/lib/webhooks/endpoints";
+import { proposeEndpointAsOperator, urlRulesFrom } from "@/lib/webhooks/endpoints";
 import { SUBSCRIBABLE_EVENT_TYPES } from "@/lib/webhooks/schemas";
 import { urlProblemOf } from "@/lib/webhooks/send";
 
@@ -42,16 +43,15 @@ async function main(): Promise<void> {
   const problem = urlProblemOf(values.url, rules);
   if (problem) throw new Error(`The URL ${problem}.`);
   const events = values.events.split(",").map((entry) => entry.trim()).filter(Boolean);
-  const { endpoint, secret } = await addEndpointAsOperator(
+  const endpoint = await proposeEndpointAsOperator(
     await getDb(),
     "webhooks:add",
     { url: values.url, events: events as Array<(typeof SUBSCRIBABLE_EVENT_TYPES)[number]>, description: values.description },
     rules,
     new Date(),
   );
-  console.log(`Added webhook endpoint ${endpoint.id} for ${endpoint.events.join(", ")} at ${endpoint.url}; it is active now.`);
-  console.log("Its signing secret follows, shown this once (Standard Webhooks, whsec_…):");
-  console.log(secret);
+  console.log(`Proposed webhook endpoint ${endpoint.id} for ${endpoint.events.join(", ")} at ${endpoint.url}.`);
+  console.log("It receives nothing until an administrator approves it on Administration → Webhooks; the approval shows them its signing secret, once.");
 }
 
 try {

@@ -3,6 +3,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { ChimeToggle } from "@/components/shell/chime-toggle";
 import { IdleSessionGuard } from "@/components/shell/idle-session-guard";
+import { NavItemIcon } from "@/components/shell/nav-icons";
 import { navItemsFor } from "@/components/shell/nav-items";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { DeferredResultNotifier } from "@/components/shell/deferred-result-notifier";
@@ -63,7 +64,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
               <SignOutButton signOutAction={signOutAction} />
             </div>
             <StaffNav
-              items={navItemsFor(staff.role)}
+              items={navItemsFor(staff.role).map((item) => ({ ...item, iconElement: <NavItemIcon icon={item.icon} /> }))}
               who={{ name: staff.name, detail: whoDetail }}
               badges={{ "/admin/staff": { count: approvalsToDecide, label: approvalsToDecide === 1 ? "approval waits for you" : "approvals wait for you" } }}
             />

@@ -22,7 +22,7 @@ const codeSchema = z.object({
  */
 export const startEnrolmentAction = defineAction(
   { name: "auth.second_factor.start", schema: passwordSchema, permission: null, allowsPendingSecondFactor: true },
-  async ({ input, staff }) => startEnrolment(staff, input.password, await headers()),
+  async ({ input, staff }) => startEnrolment(await getDb(), staff, input.password, await headers()),
 );
 
 /** Confirms the app with one of its codes; answers a fresh session cookie signed in with it. */

@@ -62,7 +62,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
             <details className="mt-6 border-t border-line pt-4">
               <summary className="cursor-pointer text-sm font-semibold text-ink-muted">Emergency sign-in for administrators</summary>
               <p className="mt-2 mb-4 text-sm text-ink-muted">Only when the bank sign-in is down, and only for break-glass accounts.</p>
-              <SignInForm next={next} />
+              <SignInForm next={next} isBreakGlassOnly />
             </details>
           </>
         ) : (

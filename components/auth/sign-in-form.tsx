@@ -18,7 +18,7 @@ import { TwoFactorCodeStep } from "./two-factor-code-step";
  * A failure keeps the username, empties the password and puts the cursor back in it. An account
  * with an authenticator is answered `twoFactorRedirect`: the second step asks for its code.
  */
-export function SignInForm({ next }: { next: string }) {
+export function SignInForm({ next, isBreakGlassOnly = false }: { next: string; isBreakGlassOnly?: boolean }) {
   const [formError, setFormError] = useState<string | null>(null);
   const [failedAttempts, setFailedAttempts] = useState(0);
   const [codeStepFor, setCodeStepFor] = useState<string | null>(null);
@@ -61,7 +61,7 @@ export function SignInForm({ next }: { next: string }) {
       return;
     }
     const body = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
-    setFormError(signInErrorMessage({ status: response.status, code: body.code, message: body.message }));
+    setFormError(signInErrorMessage({ status: response.status, code: body.code, message: body.message }, { isBreakGlassOnly }));
     setValue("password", "");
     setFailedAttempts((count) => count + 1);
   });

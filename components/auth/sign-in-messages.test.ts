@@ -23,3 +23,10 @@ describe("sign-in error messages", () => {
     expect(signInErrorMessage({ status: 500 })).toBe(signInMessages.unexpected);
   });
 });
+
+describe("sign-in messages for the factors and the bank sign-in", () => {
+  it("sends a passkey account to its passkey, and says a break-glass-only form's refusal both ways", () => {
+    expect(signInErrorMessage({ status: 403, code: "PASSKEY_REQUIRED" })).toBe(signInMessages.passkeyRequired);
+    expect(signInErrorMessage({ status: 401, code: "INVALID_USERNAME_OR_PASSWORD" }, { isBreakGlassOnly: true })).toBe(signInMessages.invalidCredentialsBreakGlassOnly);
+  });
+});

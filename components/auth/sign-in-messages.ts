@@ -4,9 +4,14 @@
  */
 export const signInMessages = {
   invalidCredentials: "The username or password is not right. Check both and try again.",
+  // With the bank sign-in on, a right password of an ordinary account reads as a wrong one (no
+  // password oracle), so the words say both.
+  invalidCredentialsBreakGlassOnly:
+    "The username or password is not right, or this is not a break-glass account. Everyone else signs in with “Sign in with your bank account”.",
   rateLimited: "Too many sign-in attempts from this computer. Wait a minute, then try again.",
   disabled: "This account is disabled. Ask your administrator.",
   bankSignInOnly: "Use your bank sign-in: this account signs in with “Sign in with your bank account”.",
+  passkeyRequired: "This account signs in with its passkey, not its password alone. Press “Use a passkey” below.",
   unreachable: "Veridesk could not be reached. Check the network connection and try again.",
   unexpected: "Sign-in did not work because of a problem on our side. Try again, and call your administrator if it keeps happening.",
 } as const;
@@ -14,14 +19,17 @@ export const signInMessages = {
 export type SignInAnswer = { status: number; code?: string; message?: string };
 
 /** Chooses the sentence for a failed sign-in from the endpoint's status and error code. */
-export function signInErrorMessage(answer: SignInAnswer): string {
+export function signInErrorMessage(answer: SignInAnswer, options: { isBreakGlassOnly?: boolean } = {}): string {
   if (answer.code === "ACCOUNT_LOCKED" && answer.message) return answer.message;
   if (answer.code === "ADDRESS_LIMITED" && answer.message) return answer.message;
   if (answer.code === "ACCOUNT_DISABLED") return signInMessages.disabled;
   if (answer.code === "USE_BANK_SIGN_IN") return signInMessages.bankSignInOnly;
+  if (answer.code === "PASSKEY_REQUIRED") return signInMessages.passkeyRequired;
   if (answer.code === "DEMO_ACCOUNT_REFUSED" && answer.message) return answer.message;
   if (answer.status === 429) return signInMessages.rateLimited;
-  if (answer.status === 401 || answer.status === 400 || answer.status === 422) return signInMessages.invalidCredentials;
+  if (answer.status === 401 || answer.status === 400 || answer.status === 422) {
+    return options.isBreakGlassOnly ? signInMessages.invalidCredentialsBreakGlassOnly : signInMessages.invalidCredentials;
+  }
   return signInMessages.unexpected;
 }
 

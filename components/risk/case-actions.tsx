@@ -93,13 +93,13 @@ export function CaseActions({ caseId, decisions, canTake, pendingClear, addNote,
               (result) => {
                 setReason("");
                 return result.ok && (result.data as { waitingForSecondPerson: boolean }).waitingForSecondPerson
-                  ? "Clearing proposed: a second person, neither you nor the assignee, must confirm it."
+                  ? "Closing proposed: a second person, neither you nor the assignee, must confirm the same decision."
                   : "Decision recorded.";
               },
             );
           }}
         >
-          {pendingClear ? <Alert tone="info" title="Clearing waits for a second person">{pendingClear}</Alert> : null}
+          {pendingClear ? <Alert tone="info" title="Closing waits for a second person">{pendingClear}</Alert> : null}
           <Field controlId={decisionId} label="Decision">
             {(describedBy) => (
               <Select id={decisionId} aria-describedby={describedBy} value={decision} onChange={(event) => setDecision(event.target.value as Decision)}>

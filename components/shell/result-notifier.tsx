@@ -3,22 +3,21 @@
 import { X } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { LiveQueryProvider } from "@/components/token-live/live-query-provider";
 import { StateBadge } from "@/components/token-live/state-badge";
-import { useTodayTokens } from "@/components/token-live/use-today-tokens";
-import type { Fetched } from "@/components/token-live/fetch-live";
 import { newNoticeWatch, tokensThatEnded } from "@/lib/live/result-notices";
+import { listenToTodayAnswers, publishTodayAnswer, watchScreenPolls } from "@/lib/live/today-answers";
 import type { LiveTokenSummary, TodayTokensResponse } from "@/lib/live/dto";
 import { playChime, resumeAudioOnFirstGesture, useChimePreference } from "./chime";
+import { pollTodayList } from "./today-poll";
 
 /**
  * Results you notice: when one of the teller's tokens ends while they are on any
  * Veridesk page, a notice appears in the corner with a link to the token, the tab's title says
  * how many results wait (seen from another tab or window too), and the chime plays if they turned
- * it on. It listens to today's list: on the home page the dashboard's own poll, elsewhere the same
- * list without counting the tokens as watched (the service is not asked more often for it).
+ * it on. It listens to today's list (lib/live/today-answers.ts): where a live screen polls it (the
+ * dashboard, the token list), that poll's answers; elsewhere a poll of its own, which does not
+ * count the tokens as watched (the service is not asked more often for them).
  */
 
 type Notice = Pick<LiveTokenSummary, "id" | "token" | "state" | "kind" | "stateLabel" | "idTypeLabel" | "maskedIdNumber">;
@@ -28,18 +27,23 @@ const titlePrefix = /^\(\d+\) Results? · /;
 
 /** Loaded after the page (DeferredResultNotifier): it shows nothing until a poll has answered. */
 export function ResultNotifier({ userId }: { userId: string }) {
-  return (
-    <LiveQueryProvider>
-      <ResultNotices userId={userId} />
-    </LiveQueryProvider>
-  );
-}
-
-function ResultNotices({ userId }: { userId: string }) {
   const pathname = usePathname();
-  const queryClient = useQueryClient();
-  // Keeps today's list polled on every page (on the home page, the dashboard's own poll).
-  useTodayTokens({ isWatching: pathname === "/" });
+  // Today's list stays polled on every page: by its own poll while no live screen polls it.
+  useEffect(() => {
+    let stopOwnPoll: (() => void) | undefined;
+    const stopWatching = watchScreenPolls((isScreenPolling) => {
+      if (isScreenPolling) {
+        stopOwnPoll?.();
+        stopOwnPoll = undefined;
+      } else {
+        stopOwnPoll ??= pollTodayList(publishTodayAnswer);
+      }
+    });
+    return () => {
+      stopWatching();
+      stopOwnPoll?.();
+    };
+  }, []);
   const [isChimeOn] = useChimePreference(userId);
   const [notices, setNotices] = useState<Notice[]>([]);
   const current = useRef({ pathname, isChimeOn });
@@ -61,16 +65,8 @@ function ResultNotices({ userId }: { userId: string }) {
       if (news.length > 0) setNotices((shown) => [...news, ...shown.filter((notice) => !news.some((token) => token.id === notice.id))].slice(0, MAX_NOTICES));
       if (current.current.isChimeOn) playChime();
     };
-    for (const [, data] of queryClient.getQueriesData<Fetched<TodayTokensResponse>>({ queryKey: ["tokens", "today"] })) {
-      if (data) note(data.body);
-    }
-    return queryClient.getQueryCache().subscribe((event) => {
-      if (event.type !== "updated" || event.action.type !== "success") return;
-      const [scope, list] = event.query.queryKey as unknown[];
-      if (scope !== "tokens" || list !== "today") return;
-      note((event.query.state.data as Fetched<TodayTokensResponse>).body);
-    });
-  }, [queryClient]);
+    return listenToTodayAnswers(note);
+  }, []);
 
   // Opening the token counts as seeing its notice.
   const [noticesPath, setNoticesPath] = useState(pathname);

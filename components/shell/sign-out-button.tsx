@@ -1,22 +1,27 @@
 "use client";
 
 import { LogOut } from "lucide-react";
-import { useTransition } from "react";
+import { useSyncExternalStore, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import type { ActionResult } from "@/lib/actions/result";
 
 /** app/sign-in/actions.ts's signOutAction, passed down by the page (a client component does not import app/). */
 export type SignOutAction = (input: { reason?: "user" | "idle" | "absolute" }) => Promise<ActionResult<{ signedOut: boolean; bankSessionRemains: boolean }>>;
 
+const noSubscription = () => () => {};
+
 export function SignOutButton({ signOutAction }: { signOutAction: SignOutAction }) {
   const [isPending, startTransition] = useTransition();
+  // False in the server's HTML and until React has hydrated the button: a press before then would
+  // do nothing at all, so the button says it is not ready rather than swallow the press.
+  const isHydrated = useSyncExternalStore(noSubscription, () => true, () => false);
   return (
     <Button
       variant="secondary"
       size="sm"
       className="whitespace-nowrap"
       isBusy={isPending}
-      disabled={isPending}
+      disabled={isPending || !isHydrated}
       onClick={() =>
         startTransition(async () => {
           // Whatever the answer (even "already signed out"), the browser leaves the shell.

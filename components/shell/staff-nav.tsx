@@ -1,27 +1,14 @@
 "use client";
 
-import { Activity, BarChart3, Building2, ClipboardCheck, FilePlus2, Home, KeyRound, ListChecks, Menu, PlugZap, ScrollText, ShieldAlert, ShieldCheck, Users, Webhook, X, type LucideIcon } from "lucide-react";
+import { KeyRound, Menu, X } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { cn } from "@/components/ui/cn";
-import { activeNavHref, type NavIcon, type NavItem } from "./nav-items";
+import { activeNavHref, type NavItem } from "./nav-items";
 
-const icons: Record<NavIcon, LucideIcon> = {
-  home: Home,
-  staff: Users,
-  branches: Building2,
-  audit: ScrollText,
-  "new-token": FilePlus2,
-  tokens: ListChecks,
-  review: BarChart3,
-  purposes: ClipboardCheck,
-  compliance: ShieldCheck,
-  operations: Activity,
-  cases: ShieldAlert,
-  webhooks: Webhook,
-  "api-keys": PlugZap,
-};
+/** An entry with its icon, drawn by the server (nav-icons.tsx). */
+export type ShownNavItem = NavItem & { iconElement: ReactNode };
 
 /** A count beside a menu entry, and what it counts (read after the number by screen readers). */
 type NavBadge = { count: number; label: string };
@@ -34,7 +21,7 @@ const countBadgeClass = "inline-flex min-w-6 items-center justify-center rounded
  * behind a "Menu" button into a list with the signed-in person's name, so a tablet or phone at
  * the counter never scrolls sideways and every entry is a full-width target.
  */
-export function StaffNav({ items, who, badges = {} }: { items: NavItem[]; who: { name: string; detail: string }; badges?: Partial<Record<string, NavBadge>> }) {
+export function StaffNav({ items, who, badges = {} }: { items: ShownNavItem[]; who: { name: string; detail: string }; badges?: Partial<Record<string, NavBadge>> }) {
   const pathname = usePathname();
   const activeHref = activeNavHref(pathname, items);
   const [isOpen, setIsOpen] = useState(false);
@@ -94,7 +81,6 @@ export function StaffNav({ items, who, badges = {} }: { items: NavItem[]; who: {
             a visit; with many tellers that is server load for nothing. In Next 16 `false` also means no prefetch
             on hover: a click fetches the page then, as a plain link would. */}
         {items.map((item) => {
-          const Icon = icons[item.icon];
           const isActive = item.href === activeHref;
           const badge = badges[item.href];
           return (
@@ -109,7 +95,7 @@ export function StaffNav({ items, who, badges = {} }: { items: NavItem[]; who: {
                 isActive ? "bg-brand-50 text-brand-800 hover:bg-brand-100 hover:text-brand-900" : "text-ink-muted hover:bg-surface-sunken hover:text-ink",
               )}
             >
-              <Icon aria-hidden className="size-5" />
+              {item.iconElement}
               {item.label}
               {badge && badge.count > 0 ? (
                 <span className={countBadgeClass} data-testid="nav-badge">

@@ -1,8 +1,8 @@
 import { Alert } from "@/components/ui/alert";
-import type { ChainReport } from "@/lib/audit/chain-report";
+import type { ChainCheckReport } from "@/lib/audit/chain-report";
 
 /** The result of checking the audit trail's hash chain (ADR 0019), as the audit page shows it. */
-export function AuditChainStatus({ report }: { report: ChainReport }) {
+export function AuditChainStatus({ report }: { report: ChainCheckReport }) {
   if (report.firstBreak) {
     return (
       <Alert tone="danger" title="The audit trail has been tampered with" className="mb-6">
@@ -19,7 +19,7 @@ export function AuditChainStatus({ report }: { report: ChainReport }) {
   return (
     <Alert tone="success" title="The audit trail is intact" className="mb-6">
       <p>
-        All {report.eventCount} events checked in {report.durationMs} ms: none changed, none removed.
+        Every event checked in {report.durationMs} ms: none changed, none removed.
       </p>
       <p className="mt-1 text-sm">
         Head hash (compare with the copy kept outside Veridesk):{" "}

@@ -1,5 +1,6 @@
 /**
- * GET of a live route for React Query: no cache, JSON, and the errors the screens tell apart.
+ * GET of a live route, for the live screens (React Query) and the result notices: no cache, JSON,
+ * and the errors the screens tell apart.
  * Also measures the server/browser clock offset at the moment the answer arrived.
  */
 export class LiveFetchError extends Error {
@@ -19,6 +20,11 @@ export class LiveFetchError extends Error {
   get isGone(): boolean {
     return this.status === 403 || this.status === 404;
   }
+}
+
+/** Whether a poll that met this error asks no more: the session ended, or what it polls is gone or forbidden. */
+export function endsPolling(error: unknown): boolean {
+  return error instanceof LiveFetchError && (error.isSessionEnded || error.isGone);
 }
 
 export type Fetched<T> = { body: T; clockOffsetMs: number; etag?: string };

@@ -7,7 +7,7 @@ import { TokenDashboardList } from "./token-dashboard-list";
 import { useTodayTokens } from "./use-today-tokens";
 
 export function LiveDashboard({ initial, emptyAction }: { initial: TodayTokensResponse; emptyAction?: ReactNode }) {
-  const query = useTodayTokens({ isWatching: true, initial });
+  const query = useTodayTokens({ initial });
   const { body, clockOffsetMs } = query.data ?? { body: initial, clockOffsetMs: 0 };
   return (
     <div className="flex flex-col gap-4" data-testid="token-dashboard">

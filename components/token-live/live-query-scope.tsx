@@ -2,11 +2,13 @@
 
 import type { QueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { forgetTodayAnswers } from "@/lib/live/today-answers";
 
 /**
- * The live screens' one query client in this tab, so the dashboard, the token list and the result
- * notifier share one poll of today's list wherever each is mounted. Only its type is imported
- * here: a page that polls nothing loads no React Query (ADR 0034).
+ * The live screens' one query client in this tab, so the dashboard and the token list share one
+ * poll of today's list wherever each is mounted (the result notices listen to it:
+ * lib/live/today-answers.ts). Only its type is imported here: a page that polls nothing loads no
+ * React Query (ADR 0034).
  */
 let shared: QueryClient | undefined;
 
@@ -17,13 +19,15 @@ export function sharedLiveQueryClient(create: () => QueryClient): QueryClient {
 
 /**
  * Rendered once by the signed-in shell: leaving it (signing out, the session ending) empties the
- * client, so no customer data it polled outlives the shell on a shared counter PC.
+ * client and the last answer kept for the notices, so no customer data polled in the shell
+ * outlives it on a shared counter PC.
  */
 export function LiveQueryScope() {
   useEffect(
     () => () => {
       shared?.clear();
       shared = undefined;
+      forgetTodayAnswers();
     },
     [],
   );

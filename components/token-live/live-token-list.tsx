@@ -17,7 +17,7 @@ import { useTodayTokens } from "./use-today-tokens";
  * (the home page's "tokens with an unknown outcome": `/tokens?state=outcome_unknown`).
  */
 export function LiveTokenList({ initial, initialFilter = "all" }: { initial: TodayTokensResponse; initialFilter?: StateFilter }) {
-  const query = useTodayTokens({ isWatching: true, initial });
+  const query = useTodayTokens({ initial });
   const { body, clockOffsetMs } = query.data ?? { body: initial, clockOffsetMs: 0 };
   const [search, setSearch] = useState("");
   const [filter, setFilter] = useState<StateFilter>(initialFilter);

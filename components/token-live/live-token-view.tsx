@@ -12,7 +12,7 @@ import type { LiveTokenDetail, LiveTokenResponse } from "@/lib/live/dto";
 import { ConnectionStatus } from "./connection-status";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Countdown } from "./countdown";
-import { fetchLive, LiveFetchError, type Fetched } from "./fetch-live";
+import { endsPolling, fetchLive, LiveFetchError, type Fetched } from "./fetch-live";
 import { formatTime } from "@/lib/bank-time";
 import { OutcomePanel } from "./outcome-panel";
 import type { AttachSmsTokenAction } from "./sms-token-form";
@@ -59,8 +59,7 @@ export function LiveTokenView({
       fetchLive<LiveTokenResponse>(`/api/tokens/${encodeURIComponent(id)}`, signal, queryClient.getQueryData<Fetched<LiveTokenResponse>>(liveTokenQueryKey(id))),
     initialData: () => ({ body: initial, clockOffsetMs: Date.parse(initial.serverNow) - Date.now() }),
     refetchInterval: (current) => {
-      const error = current.state.error;
-      if (error instanceof LiveFetchError && (error.isSessionEnded || error.isGone)) return false;
+      if (endsPolling(current.state.error)) return false;
       const shown = current.state.data?.body.token;
       if (shown?.awaitsSmsToken) return AWAITING_SMS_TOKEN_POLL_MS;
       return shown?.isFinal ? false : TOKEN_PAGE_POLL_MS;

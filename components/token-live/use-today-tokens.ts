@@ -1,38 +1,34 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { mergeTodayAnswer, todayListUrl } from "@/lib/live/today-delta";
-import type { TodayTokensAnswer, TodayTokensResponse } from "@/lib/live/dto";
-import { fetchLive, LiveFetchError, type Fetched } from "./fetch-live";
-
-/** One request for the whole list, however many tokens are on it. */
-export const DASHBOARD_POLL_MS = 3_000;
-/** When every token of the day has ended, new ones are the only news: look less often. */
-export const DASHBOARD_IDLE_POLL_MS = 10_000;
+import { useEffect } from "react";
+import { publishTodayAnswer, screenPollStarted } from "@/lib/live/today-answers";
+import type { TodayTokensResponse } from "@/lib/live/dto";
+import { endsPolling, type LiveFetchError, type Fetched } from "./fetch-live";
+import { fetchTodayList, todayPollInterval } from "./fetch-today-list";
 
 /**
- * Today's tokens, polled: the dashboard shows them (`isWatching`: its open tokens are followed on
- * the fast cadence) and the result notifier listens on every other page (not watching). On the
- * home page both ask with the same key, so one request serves both.
+ * Today's tokens, polled for a live screen (the dashboard, the token list), its open tokens
+ * followed on the fast cadence. Both screens ask with the same key, so one request serves both;
+ * every answer goes out to the result notices too (lib/live/today-answers.ts), which then need
+ * no poll of their own.
  */
-export function useTodayTokens({ isWatching, initial }: { isWatching: boolean; initial?: TodayTokensResponse }) {
+export function useTodayTokens({ initial }: { initial?: TodayTokensResponse }) {
   const queryClient = useQueryClient();
-  const queryKey = ["tokens", "today", isWatching ? "watching" : "elsewhere"];
-  return useQuery<Fetched<TodayTokensResponse>, LiveFetchError>({
+  const queryKey = ["tokens", "today"];
+  const query = useQuery<Fetched<TodayTokensResponse>, LiveFetchError>({
     queryKey,
-    // Changes only (ADR 0026): the poll names the version held; a 304 or a delta comes back.
-    queryFn: async ({ signal }) => {
-      const held = queryClient.getQueryData<Fetched<TodayTokensResponse>>(queryKey);
-      const fetched = await fetchLive<TodayTokensAnswer>(todayListUrl(held?.body, { isWatching }), signal, held as Fetched<TodayTokensAnswer> | undefined);
-      const merged = mergeTodayAnswer(held?.body, fetched.body);
-      return merged ? { ...fetched, body: merged } : fetchLive<TodayTokensResponse>(todayListUrl(undefined, { isWatching }), signal);
-    },
+    queryFn: ({ signal }) => fetchTodayList(queryClient.getQueryData<Fetched<TodayTokensResponse>>(queryKey), { isWatching: true, signal }),
     initialData: initial ? () => ({ body: initial, clockOffsetMs: Date.parse(initial.serverNow) - Date.now() }) : undefined,
     refetchInterval: (current) => {
-      const error = current.state.error;
-      if (error instanceof LiveFetchError && (error.isSessionEnded || error.isGone)) return false;
-      const tokens = current.state.data?.body.tokens ?? [];
-      return tokens.some((token) => !token.isFinal) ? DASHBOARD_POLL_MS : DASHBOARD_IDLE_POLL_MS;
+      if (endsPolling(current.state.error)) return false;
+      return todayPollInterval(current.state.data?.body);
     },
   });
+  useEffect(() => screenPollStarted(), []);
+  const answer = query.data?.body;
+  useEffect(() => {
+    if (answer) publishTodayAnswer(answer);
+  }, [answer]);
+  return query;
 }

@@ -1,7 +1,6 @@
-import { Slot } from "radix-ui";
 import { cva, type VariantProps } from "class-variance-authority";
 import { Loader2 } from "lucide-react";
-import type { ButtonHTMLAttributes } from "react";
+import { Children, cloneElement, type ButtonHTMLAttributes, type ReactElement } from "react";
 import { cn } from "./cn";
 
 const buttonVariants = cva(
@@ -22,7 +21,11 @@ const buttonVariants = cva(
 
 type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> &
   VariantProps<typeof buttonVariants> & {
-    /** Render the child element (e.g. a link) with button styling. */
+    /**
+     * Render the child element (e.g. a link) with button styling: the button's classes go before
+     * the child's own. Only the classes: a link keeps its own attributes and handlers. (What Radix's
+     * Slot did here, without its kilobyte on every page, ADR 0057.)
+     */
     asChild?: boolean;
     /** Shows a spinner and the busy state; the caller still decides whether to disable. */
     isBusy?: boolean;
@@ -30,7 +33,8 @@ type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> &
 
 export function Button({ className, variant, size, asChild = false, isBusy = false, children, ...props }: ButtonProps) {
   if (asChild) {
-    return <Slot.Root className={cn(buttonVariants({ variant, size }), className)}>{children}</Slot.Root>;
+    const child = Children.only(children) as ReactElement<{ className?: string }>;
+    return cloneElement(child, { className: cn(buttonVariants({ variant, size }), className, child.props.className) });
   }
   return (
     <button className={cn(buttonVariants({ variant, size }), className)} aria-busy={isBusy || undefined} {...props}>

@@ -1,4 +1,3 @@
-import { Label } from "radix-ui";
 import type { ReactNode } from "react";
 
 type FieldProps = {
@@ -19,10 +18,11 @@ export function Field({ controlId, label, hint, error, isOptional = false, child
   const describedBy = [hintId, error ? errorId : undefined].filter(Boolean).join(" ") || undefined;
   return (
     <div className="flex flex-col gap-1.5">
-      <Label.Root htmlFor={controlId} className="font-semibold text-ink">
+      {/* A plain label: Radix's only kept a double click from selecting its text, and brought its Slot to every form page (ADR 0057). */}
+      <label htmlFor={controlId} className="font-semibold text-ink">
         {label}
         {isOptional ? <span className="ml-1 font-normal text-ink-subtle">(optional)</span> : null}
-      </Label.Root>
+      </label>
       {hint ? (
         <p id={hintId} className="text-sm text-ink-muted">
           {hint}

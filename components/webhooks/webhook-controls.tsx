@@ -1,32 +1,40 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent, type ReactNode } from "react";
+import { createContext, useContext, useState, type FormEvent, type ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import type { ActionResult } from "@/lib/actions/result";
+import { formatDateTime } from "@/lib/bank-time";
 
 /**
  * The webhook pages' controls. The server actions come from app/(staff)/admin/webhooks/actions.ts
- * as props (a client component does not import app/). A secret is shown once, after it is made.
+ * as props (a client component does not import app/). A secret is shown once, after it is made,
+ * and only to the administrator whose approval made it: a new endpoint's to the one who approved
+ * the endpoint, a rotated one to the one who approved the rotation (never the proposer: ADR 0052).
  */
 
 type Action<Input, Data> = (input: Input) => Promise<ActionResult<Data>>;
 
-export type CreateEndpointAction = Action<{ url: string; description: string; events: Array<"token.finished"> }, { endpointId: string; secret: string }>;
-export type DecideEndpointAction = Action<{ endpointId: string; decision: "approve" | "reject" }, { decision: string }>;
+export type CreateEndpointAction = Action<{ url: string; description: string; events: Array<"token.finished"> }, { endpointId: string }>;
+export type DecideEndpointAction = Action<{ endpointId: string; decision: "approve" | "reject" }, { decision: "approve"; url: string; secret: string } | { decision: "reject" }>;
 export type EndpointAction = Action<{ endpointId: string }, unknown>;
-export type RotateSecretAction = Action<{ endpointId: string; overlapHours: number }, { secret: string; previousValidUntil: string }>;
+export type ProposeRotationAction = Action<{ endpointId: string; overlapHours: number }, { rotationId: string }>;
+export type RotationDecision = { endpointId: string; rotationId: string };
+export type ApproveRotationAction = Action<RotationDecision, { secret: string; previousValidUntil: string }>;
+export type EndRotationAction = Action<RotationDecision, unknown>;
+/** The rotation waiting on an endpoint, as the page shows it (dates already in words). */
+export type WaitingRotationView = { id: string; overlapHours: number; proposedBy: string; proposedAt: string; isOwn: boolean };
 export type SetEnabledAction = Action<{ endpointId: string; isEnabled: boolean }, unknown>;
 export type ResendAction = Action<{ deliveryId: string }, unknown>;
 export type RecoverAction = Action<{ endpointId: string; since: string }, { recovered: number }>;
 
-function SecretOnce({ secret, children }: { secret: string; children: ReactNode }) {
+function SecretOnce({ secret, title = "Signing secret: copy it now", children }: { secret: string; title?: string; children: ReactNode }) {
   return (
-    <Alert tone="success" title="Signing secret: copy it now">
+    <Alert tone="success" title={title}>
       <p>{children}</p>
       <p className="mt-2 flex flex-wrap items-center gap-2">
         <code data-testid="webhook-secret" className="break-all rounded bg-surface px-2 py-1 font-mono text-sm">
@@ -42,20 +50,21 @@ export function AddEndpointForm({ createAction }: { createAction: CreateEndpoint
   const router = useRouter();
   const [isBusy, setBusy] = useState(false);
   const [errors, setErrors] = useState<{ form?: string; url?: string }>({});
-  const [secret, setSecret] = useState<string>();
+  const [isAdded, setAdded] = useState(false);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setErrors({});
+    setAdded(false);
     const result = await createAction({ url: String(form.get("url") ?? ""), description: String(form.get("description") ?? ""), events: ["token.finished"] });
     setBusy(false);
     if (!result.ok) {
       setErrors({ form: result.formError, url: result.fieldErrors.url?.join(" ") });
       return;
     }
-    setSecret(result.data.secret);
+    setAdded(true);
     (event.target as HTMLFormElement).reset();
     router.refresh();
   };
@@ -65,10 +74,11 @@ export function AddEndpointForm({ createAction }: { createAction: CreateEndpoint
       <h2 id="add-endpoint-heading" className="text-xl font-semibold">
         Add an endpoint
       </h2>
-      {secret ? (
-        <SecretOnce secret={secret}>
-          The endpoint waits for a second administrator&apos;s approval before it receives anything. Give this secret to the receiver&apos;s developers; it is not shown again.
-        </SecretOnce>
+      {isAdded ? (
+        <Alert tone="info" title="Endpoint added: waiting for a second administrator">
+          It receives nothing until another administrator approves it. Their approval makes its signing secret and shows it to them, once: ask them to hand it to the
+          receiver&apos;s developers.
+        </Alert>
       ) : null}
       {errors.form && !errors.url ? (
         <Alert tone="danger" title="Not added">
@@ -99,11 +109,14 @@ function ActionButton<Data>({
   run,
   variant = "secondary",
   done,
+  onDone,
 }: {
   label: string;
   run: () => Promise<ActionResult<Data>>;
   variant?: "primary" | "secondary" | "danger";
   done?: (data: Data) => string;
+  /** Runs before the refresh, for what must outlive this button (it may leave the page with it). */
+  onDone?: (data: Data) => void;
 }) {
   const router = useRouter();
   const [isBusy, setBusy] = useState(false);
@@ -116,6 +129,7 @@ function ActionButton<Data>({
     if (!result.ok) setMessage({ tone: "danger", text: result.formError ?? "Not done." });
     else {
       if (done) setMessage({ tone: "success", text: done(result.data) });
+      onDone?.(result.data);
       router.refresh();
     }
   };
@@ -133,10 +147,47 @@ function ActionButton<Data>({
   );
 }
 
+type ApprovedSecret = { url: string; secret: string };
+const ApprovedSecretsContext = createContext<((approved: ApprovedSecret) => void) | null>(null);
+
+/**
+ * Holds the secrets this administrator's approvals just made, above the endpoints' table: the
+ * approved row's buttons leave with the refresh, and a secret does not fit a table cell on a
+ * phone. Nothing is kept beyond this page's state, so a reload shows none again.
+ */
+export function ApprovedSecrets({ children }: { children: ReactNode }) {
+  const [approved, setApproved] = useState<ApprovedSecret[]>([]);
+  return (
+    <ApprovedSecretsContext value={(one) => setApproved((shown) => [one, ...shown])}>
+      {approved.length > 0 ? (
+        <div className="mb-6 flex max-w-3xl flex-col gap-4">
+          {approved.map((one) => (
+            <SecretOnce key={one.secret} secret={one.secret} title="Approved. Its signing secret: copy it now">
+              <span className="break-all font-semibold">{one.url}</span> receives events from now on. Give this secret to the receiver&apos;s developers; it is not shown
+              again, to you or anyone.
+            </SecretOnce>
+          ))}
+        </div>
+      ) : null}
+      {children}
+    </ApprovedSecretsContext>
+  );
+}
+
 export function EndpointDecision({ endpointId, decideAction }: { endpointId: string; decideAction: DecideEndpointAction }) {
+  const showSecret = useContext(ApprovedSecretsContext);
+  // An approval with nowhere to show its secret would leave an endpoint nobody can verify.
+  if (!showSecret) throw new Error("EndpointDecision needs <ApprovedSecrets> around it");
   return (
     <span className="inline-flex flex-wrap gap-2">
-      <ActionButton label="Approve" variant="primary" run={() => decideAction({ endpointId, decision: "approve" })} />
+      <ActionButton
+        label="Approve"
+        variant="primary"
+        run={() => decideAction({ endpointId, decision: "approve" })}
+        onDone={(data) => {
+          if (data.decision === "approve") showSecret({ url: data.url, secret: data.secret });
+        }}
+      />
       <ActionButton label="Reject" variant="danger" run={() => decideAction({ endpointId, decision: "reject" })} />
     </span>
   );
@@ -147,53 +198,136 @@ export function EndpointControls({
   status,
   testAction,
   setEnabledAction,
-  rotateAction,
 }: {
   endpointId: string;
   status: "pending" | "active" | "disabled" | "rejected";
   testAction: EndpointAction;
   setEnabledAction: SetEnabledAction;
-  rotateAction: RotateSecretAction;
 }) {
-  const [rotated, setRotated] = useState<{ secret: string; until: string }>();
-  const [rotateError, setRotateError] = useState<string>();
-  const [isRotating, setRotating] = useState(false);
+  return (
+    <div className="flex flex-wrap items-start gap-3">
+      {status === "active" ? <ActionButton label="Send test event" variant="primary" run={() => testAction({ endpointId })} done={() => "Test event queued: it appears in the log below."} /> : null}
+      {status === "active" || status === "pending" ? <ActionButton label="Disable" variant="danger" run={() => setEnabledAction({ endpointId, isEnabled: false })} /> : null}
+      {status === "disabled" ? <ActionButton label="Enable again" run={() => setEnabledAction({ endpointId, isEnabled: true })} /> : null}
+    </div>
+  );
+}
+
+/**
+ * Rotating the signing secret, two people: one administrator proposes it (and how long the old
+ * secret keeps signing), another approves it and is shown the new secret here, once; the proposer
+ * may withdraw it, another administrator reject it.
+ */
+export function SecretRotation({
+  endpointId,
+  isActive,
+  waiting,
+  proposeAction,
+  approveAction,
+  rejectAction,
+  cancelAction,
+}: {
+  endpointId: string;
+  isActive: boolean;
+  waiting: WaitingRotationView | null;
+  proposeAction: ProposeRotationAction;
+  approveAction: ApproveRotationAction;
+  rejectAction: EndRotationAction;
+  cancelAction: EndRotationAction;
+}) {
   const router = useRouter();
-  const rotate = async (event: FormEvent<HTMLFormElement>) => {
+  const [busy, setBusy] = useState<"propose" | "approve" | "end" | null>(null);
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [rotated, setRotated] = useState<{ secret: string; until: string }>();
+
+  const finish = <Data,>(result: ActionResult<Data>): result is { ok: true; data: Data } => {
+    setBusy(null);
+    if (!result.ok) {
+      setError(result.formError ?? "Not done.");
+      return false;
+    }
+    setError(undefined);
+    router.refresh();
+    return true;
+  };
+
+  const propose = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const hours = Number(new FormData(event.currentTarget).get("overlapHours") ?? 24);
-    setRotating(true);
-    setRotateError(undefined);
-    const result = await rotateAction({ endpointId, overlapHours: hours });
-    setRotating(false);
-    if (!result.ok) return setRotateError(result.formError ?? "Not rotated.");
-    setRotated({ secret: result.data.secret, until: new Date(result.data.previousValidUntil).toLocaleString() });
-    router.refresh();
+    setBusy("propose");
+    setNotice(undefined);
+    if (finish(await proposeAction({ endpointId, overlapHours: hours }))) {
+      setNotice("Rotation proposed. A second administrator must approve it; the new secret is shown to them, once.");
+    }
   };
+
+  const approve = async () => {
+    if (!waiting) return;
+    setBusy("approve");
+    const result = await approveAction({ endpointId, rotationId: waiting.id });
+    if (finish(result)) setRotated({ secret: result.data.secret, until: formatDateTime(new Date(result.data.previousValidUntil)) });
+  };
+
+  const end = async () => {
+    if (!waiting) return;
+    setBusy("end");
+    setNotice(undefined);
+    if (finish(await (waiting.isOwn ? cancelAction : rejectAction)({ endpointId, rotationId: waiting.id }))) {
+      setNotice(waiting.isOwn ? "Rotation withdrawn: the secret stays as it is." : "Rotation rejected: the secret stays as it is.");
+    }
+  };
+
   return (
-    <div className="flex flex-col gap-4">
-      <div className="flex flex-wrap items-start gap-3">
-        {status === "active" ? <ActionButton label="Send test event" variant="primary" run={() => testAction({ endpointId })} done={() => "Test event queued: it appears in the log below."} /> : null}
-        {status === "active" || status === "pending" ? <ActionButton label="Disable" variant="danger" run={() => setEnabledAction({ endpointId, isEnabled: false })} /> : null}
-        {status === "disabled" ? <ActionButton label="Enable again" run={() => setEnabledAction({ endpointId, isEnabled: true })} /> : null}
-      </div>
-      {status !== "rejected" ? (
-        <form onSubmit={rotate} className="flex max-w-xl flex-col items-start gap-3">
-          <Field controlId="overlap-hours" label="Old secret keeps signing for (hours)" hint="Both secrets sign every delivery meanwhile, so the receiver can switch without losing one.">
-            {(describedBy) => <Input id="overlap-hours" name="overlapHours" type="number" min={0} max={336} defaultValue={24} className="w-28" aria-describedby={describedBy} />}
-          </Field>
-          <Button type="submit" variant="secondary" isBusy={isRotating} disabled={isRotating}>
-            Rotate secret
-          </Button>
-        </form>
-      ) : null}
-      {rotateError ? (
-        <Alert tone="danger" title="Not rotated">
-          {rotateError}
+    <section aria-labelledby="secret-rotation-heading" className="flex max-w-2xl flex-col gap-4">
+      <h2 id="secret-rotation-heading" className="text-xl font-semibold">
+        Signing secret
+      </h2>
+      {error ? (
+        <Alert tone="danger" title="Not done" attention={error}>
+          {error}
         </Alert>
       ) : null}
-      {rotated ? <SecretOnce secret={rotated.secret}>The old secret keeps signing beside this one until {rotated.until}. It is not shown again.</SecretOnce> : null}
-    </div>
+      {notice ? (
+        <p role="status" className="text-success-700">
+          {notice}
+        </p>
+      ) : null}
+      {rotated ? <SecretOnce secret={rotated.secret}>The old secret keeps signing beside this one until {rotated.until}. Give this one to the receiver&apos;s developers; it is not shown again.</SecretOnce> : null}
+      {waiting ? (
+        <Alert tone="warning" title="A new secret waits for a second administrator">
+          <p data-testid="waiting-rotation" data-rotation-id={waiting.id}>
+            Proposed by {waiting.proposedBy} on {waiting.proposedAt}; the old secret keeps signing for {waiting.overlapHours} {waiting.overlapHours === 1 ? "hour" : "hours"} after
+            the approval. {waiting.isOwn ? "Another administrator approves it and is shown the new secret." : "Approving shows you the new secret, once."}
+          </p>
+          <p className="mt-3 flex flex-wrap gap-2">
+            {waiting.isOwn ? null : (
+              <Button type="button" size="sm" variant="primary" isBusy={busy === "approve"} disabled={busy !== null} onClick={approve}>
+                Approve and show the new secret
+              </Button>
+            )}
+            <Button type="button" size="sm" variant="danger" isBusy={busy === "end"} disabled={busy !== null} onClick={end}>
+              {waiting.isOwn ? "Withdraw" : "Reject"}
+            </Button>
+          </p>
+        </Alert>
+      ) : isActive ? (
+        <form onSubmit={propose} className="flex flex-col items-start gap-3">
+          <Field
+            controlId="overlap-hours"
+            label="Old secret keeps signing for (hours)"
+            hint="Both secrets sign every delivery meanwhile, so the receiver can switch without losing one. A second administrator approves the rotation."
+          >
+            {(describedBy) => <Input id="overlap-hours" name="overlapHours" type="number" min={0} max={336} defaultValue={24} className="w-28" aria-describedby={describedBy} />}
+          </Field>
+          <Button type="submit" variant="secondary" isBusy={busy === "propose"} disabled={busy !== null}>
+            Propose a new secret
+          </Button>
+        </form>
+      ) : (
+        <p className="text-ink-muted">Only an active endpoint&apos;s secret is rotated.</p>
+      )}
+    </section>
   );
 }
 

@@ -256,7 +256,7 @@ test("SIGKILL on one instance: the other takes its tokens when their leases run 
   await teller.context().close();
 });
 
-test("two instances' webhook workers deliver each token.finished once, signed", async () => {
+test("two instances' webhook workers deliver each token.finished once, signed", async ({ browser }) => {
   test.setTimeout(180_000);
   instanceB = startInstanceB();
   await waitUntilReady(ports.instanceB);
@@ -274,14 +274,22 @@ test("two instances' webhook workers deliver each token.finished once, signed", 
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const receiverPort = (receiver.address() as { port: number }).port;
   try {
-    // As an operator adds the first endpoint, on the shared database while both instances run.
-    const added = execFileSync(
-      "npx",
-      ["tsx", "--conditions=react-server", "scripts/webhooks-add.ts", "--url", `http://127.0.0.1:${receiverPort}/veridesk`, "--events", "token.finished"],
-      { encoding: "utf8", env: { ...process.env, ...instanceEnv("A") } },
-    );
-    const secret = added.trim().split("\n").at(-1)!;
+    // As an operator proposes the first endpoint, on the shared database while both instances run;
+    // an administrator approves it in the app and is shown its secret there, once (ADR 0052).
+    const receiverUrl = `http://127.0.0.1:${receiverPort}/veridesk`;
+    const added = execFileSync("npx", ["tsx", "--conditions=react-server", "scripts/webhooks-add.ts", "--url", receiverUrl, "--events", "token.finished"], {
+      encoding: "utf8",
+      env: { ...process.env, ...instanceEnv("A") },
+    });
+    expect(added).not.toContain("whsec_");
+    const admin = await signedInPage(browser, "admin");
+    await admin.goto("/admin/webhooks");
+    const row = admin.locator(`tr[data-endpoint="${receiverUrl}"]`);
+    await row.getByRole("button", { name: "Approve" }).click();
+    await expect(row).toContainText("Active");
+    const secret = (await admin.getByTestId("webhook-secret").textContent())!.trim();
     expect(secret).toMatch(/^whsec_/);
+    await admin.context().close();
 
     // The open tokens' customers finish now; either watcher closes each, either worker sends it.
     const stillOpen = await database.query<{ id: string; token: string }>("SELECT id, token FROM token_requests WHERE token = ANY($1::text[]) AND finished_at IS NULL", [

@@ -42,3 +42,12 @@ export function secretFormsOf(customer: TestCustomer): string[] {
   const card = customer.ghanaCardNumber;
   return [card, card.replace(/-/g, ""), card.slice(4, 13), customer.voterId, customer.passportNumber, customer.driverLicenceNumber, customer.email];
 }
+
+/**
+ * A unique tail for a reference a spec looks for on a page: letters only, because every run of 7
+ * or more digits in a reference is masked wherever it is shown (lib/pii/mask.ts `maskFreeText`),
+ * and `Date.now()`'s 13 digits would be too.
+ */
+export function uniqueReferenceTail(): string {
+  return [...Date.now().toString(26), ...Math.random().toString(26).slice(2, 6)].map((digit) => String.fromCharCode(65 + parseInt(digit, 26))).join("");
+}

@@ -4,7 +4,7 @@ import { permissionsOf } from "@/lib/auth/permissions";
 import type { StaffRole } from "@/lib/domain/staff-roles";
 import type { Staff } from "@/lib/auth/types";
 import { AppError } from "@/lib/errors";
-import { createActionWrapper, type ActionLogger } from "./wrapper";
+import { createActionWrapper, type ActionLogger, type DeclaredChanges } from "./wrapper";
 import { currentRequestId } from "@/lib/request-context";
 
 const ACCRA = "0b7f5f36-0000-4000-8000-00000000acc0";
@@ -35,9 +35,29 @@ function recordingLogger(lines: Line[], bindings: Record<string, unknown> = {}):
   };
 }
 
+/** The test's own list of sensitive changes: the wrapper refuses any name missing from its list. */
+const ordinaryTest = { changes: "a test", controls: [{ kind: "ordinary", reason: "a test" }] } as const;
+const testChanges = {
+  "test.admin": ordinaryTest,
+  "test.change_password": ordinaryTest,
+  "test.enrol": ordinaryTest,
+  "test.issue": ordinaryTest,
+  "test.range": ordinaryTest,
+  "test.redirect": ordinaryTest,
+  "test.upper": ordinaryTest,
+  "test.proven_factor": { changes: "a test", controls: [{ kind: "proven_second_factor" }] },
+  "test.head_office": { changes: "a test", controls: [{ kind: "head_office_only" }] },
+  "test.head_office_when": {
+    changes: "a test",
+    controls: [{ kind: "head_office_only", when: "the record says so", checkedIn: { file: "lib/x.ts", by: "x" }, provenBy: "lib/x.test.ts" }],
+  },
+  "POST /api/test": ordinaryTest,
+} satisfies DeclaredChanges<string>;
+
 function setUp(staff: Staff | null) {
   const lines: Line[] = [];
   const defineAction = createActionWrapper({
+    sensitiveChanges: testChanges,
     getStaff: async () => staff,
     logger: recordingLogger(lines),
     newRequestId: () => "req-1",
@@ -254,6 +274,7 @@ describe("the action wrapper", () => {
   it("lets framework control flow (redirects) through untouched", async () => {
     const redirect = Object.assign(new Error("NEXT_REDIRECT"), { digest: "NEXT_REDIRECT;replace;/;307;" });
     const defineAction = createActionWrapper({
+      sensitiveChanges: testChanges,
       getStaff: async () => fakeStaff("teller"),
       logger: recordingLogger([]),
       rethrowControlFlow: (error) => {
@@ -267,10 +288,53 @@ describe("the action wrapper", () => {
   });
 });
 
+describe("the declared controls (lib/auth/sensitive-changes.ts)", () => {
+  const withSession = (role: StaffRole, signInMethod: Staff["session"]["signInMethod"]): Staff => ({ ...fakeStaff(role), session: { ...fakeStaff(role).session, signInMethod } });
+
+  it("refuses to define an action whose name is not in the list, or is a route's", () => {
+    const { defineAction } = setUp(fakeStaff("admin"));
+    expect(() => defineAction({ name: "test.undeclared" as "test.issue", schema: z.object({}), permission: null }, async () => "ran")).toThrow(/"test\.undeclared" has no declared control/);
+    expect(() => defineAction({ name: "POST /api/test", schema: z.object({}), permission: null }, async () => "ran")).toThrow(/has no declared control/);
+  });
+
+  it("the real list: an undeclared name throws when defined, so its module never loads", () => {
+    const defineAction = createActionWrapper({ getStaff: async () => fakeStaff("admin"), logger: recordingLogger([]) });
+    expect(() => defineAction({ name: "webhooks.rotate" as "webhooks.test", schema: z.object({}), permission: null }, async () => "ran")).toThrow(/"webhooks\.rotate" has no declared control/);
+    expect(() => defineAction({ name: "webhooks.test", schema: z.object({}), permission: "staff.manage" }, async () => "ran")).not.toThrow();
+  });
+
+  it("proven_second_factor: a password session is refused before the input is read; a code, a passkey or the bank's sign-in passes", async () => {
+    for (const [method, expected] of [["password", false], ["totp", true], ["backup_code", true], ["passkey", true], ["sso", true]] as const) {
+      const run = vi.fn(async () => "ran");
+      const prepareInput = vi.fn(async (raw: unknown) => raw);
+      const action = setUp(withSession("admin", method)).defineAction({ name: "test.proven_factor", schema: z.object({}), permission: "staff.manage", prepareInput }, run);
+      const result = await action({ unread: true });
+      if (expected) expect(result, method).toMatchObject({ ok: true, data: "ran" });
+      else {
+        expect(result, method).toMatchObject({ ok: false, code: "FORBIDDEN", formError: "Sign out and sign in again with your second factor to do this." });
+        expect(prepareInput).not.toHaveBeenCalled();
+        expect(run).not.toHaveBeenCalled();
+      }
+    }
+  });
+
+  it("head_office_only: a branch supervisor is refused before the input is read; head office passes; a conditional one is the code's to check", async () => {
+    const run = vi.fn(async () => "ran");
+    const prepareInput = vi.fn(async (raw: unknown) => raw);
+    const branch = setUp(fakeStaff("supervisor", KUMASI)).defineAction({ name: "test.head_office", schema: z.object({}), permission: "risk.cases", prepareInput }, run);
+    expect(await branch({})).toMatchObject({ ok: false, code: "FORBIDDEN", formError: "Only head office may do this." });
+    expect(prepareInput).not.toHaveBeenCalled();
+    const headOffice = setUp(fakeStaff("head_office_supervisor")).defineAction({ name: "test.head_office", schema: z.object({}), permission: "risk.cases" }, run);
+    expect(await headOffice({})).toMatchObject({ ok: true });
+    const conditional = setUp(fakeStaff("supervisor", KUMASI)).defineAction({ name: "test.head_office_when", schema: z.object({}), permission: "risk.cases" }, run);
+    expect(await conditional({})).toMatchObject({ ok: true });
+  });
+});
+
 describe("the request id staff quote", () => {
   it("is by default a short support code, the same in the failure and in every log line", async () => {
     const lines: Line[] = [];
-    const defineAction = createActionWrapper({ getStaff: async () => fakeStaff("teller"), logger: recordingLogger(lines) });
+    const defineAction = createActionWrapper({ sensitiveChanges: testChanges, getStaff: async () => fakeStaff("teller"), logger: recordingLogger(lines) });
     const action = defineAction({ name: "test.issue", schema: issueSchema, permission: "tokens.issue" }, async () => {
       throw new AppError("UPSTREAM_TIMEOUT", "no answer");
     });

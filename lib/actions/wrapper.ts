@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { branchScopeFor, type BranchScope } from "@/lib/auth/branch-scope";
 import { hasPermission, type Permission } from "@/lib/auth/permissions";
+import { sensitiveChanges as declaredChanges, unmetControl, type ActionName, type SensitiveChange } from "@/lib/auth/sensitive-changes";
 import type { Staff } from "@/lib/auth/types";
 import { AppError, errorCatalog, toAppError, type FieldErrors } from "@/lib/errors";
 import { withRequestId } from "@/lib/request-context";
@@ -11,12 +12,18 @@ import type { ActionFailure, ActionResult } from "./result";
 /**
  * The one wrapper of every server action (ADR 0004), in a fixed order:
  *
- *   authenticate → refuse a temporary password → check the role's permission → complete the
- *   input on the server, if the action does (prepareInput) → parse the input (zod) → authorise
- *   against the parsed input (branch, ownership) → run → a typed ActionResult.
+ *   authenticate → refuse a temporary password → check the role's permission → check the
+ *   action's declared controls → complete the input on the server, if the action does
+ *   (prepareInput) → parse the input (zod) → authorise against the parsed input (branch,
+ *   ownership) → run → a typed ActionResult.
  *
- * The permission needs no input, so it is checked before parsing: a teller calling an admin
- * action learns "not allowed", not the shape of the admin form. AppErrors become their code and
+ * Every action's name is in the one list of sensitive changes (lib/auth/sensitive-changes.ts,
+ * ADR 0051): defining an action under any other name throws, so its module does not load. The
+ * controls the list declares that need no record (a proven second factor, head office only) are
+ * checked here; the others are named there with the code that checks them.
+ *
+ * The permission and those controls need no input, so they are checked before parsing: a teller
+ * calling an admin action learns "not allowed", not the shape of the admin form. AppErrors become their code and
  * user message; anything else becomes INTERNAL. Every log line carries the request id, which the
  * failure result returns too.
  *
@@ -36,6 +43,9 @@ export type ActionDependencies = {
   rethrowControlFlow?: (error: unknown) => void;
 };
 
+/** The list an action's name is looked up in: the real one, or a test's own. */
+export type DeclaredChanges<Name extends string> = Readonly<Record<Name, SensitiveChange>>;
+
 export type ActionContext<Input> = {
   input: Input;
   staff: Staff;
@@ -44,9 +54,9 @@ export type ActionContext<Input> = {
   log: ActionLogger;
 };
 
-export type ActionDefinition<Schema extends z.ZodType, Raw = z.input<Schema>> = {
-  /** Names the action in logs: "staff.create". */
-  name: string;
+export type ActionDefinition<Schema extends z.ZodType, Raw = z.input<Schema>, Name extends string = ActionName> = {
+  /** Its entry in the list of sensitive changes, and its name in logs: "staff.create". */
+  name: Name;
   schema: Schema;
   /** The permission the role must have; null = any signed-in staff member. */
   permission: Permission | null;
@@ -73,13 +83,19 @@ export type ActionDefinition<Schema extends z.ZodType, Raw = z.input<Schema>> = 
 
 export type ServerAction<Schema extends z.ZodType, Data, Raw = z.input<Schema>> = (input: Raw) => Promise<ActionResult<Data>>;
 
-export function createActionWrapper(dependencies: ActionDependencies) {
+export function createActionWrapper<Name extends string = ActionName>(dependencies: ActionDependencies & { sensitiveChanges?: DeclaredChanges<Name> }) {
   const newRequestId = dependencies.newRequestId ?? newSupportCode;
+  const changes: Readonly<Record<string, SensitiveChange>> = dependencies.sensitiveChanges ?? declaredChanges;
 
   return function defineAction<Schema extends z.ZodType, Data, Raw = z.input<Schema>>(
-    definition: ActionDefinition<Schema, Raw>,
+    definition: ActionDefinition<Schema, Raw, Name>,
     run: (context: ActionContext<z.output<Schema>>) => Promise<Data>,
   ): ServerAction<Schema, Data, Raw> {
+    // "METHOD /path" entries are routes': an action never borrows one.
+    const declared = Object.hasOwn(changes, definition.name) && !definition.name.includes(" /") ? changes[definition.name] : undefined;
+    if (!declared) {
+      throw new Error(`server action "${definition.name}" has no declared control: add it to lib/auth/sensitive-changes.ts (ADR 0051)`);
+    }
     return async (rawInput) => {
       const requestId = newRequestId();
       let log = dependencies.logger.child({ requestId, action: definition.name });
@@ -95,6 +111,8 @@ export function createActionWrapper(dependencies: ActionDependencies) {
         if (definition.permission && !hasPermission(staff.role, definition.permission)) {
           throw new AppError("FORBIDDEN", `role ${staff.role} lacks ${definition.permission}`);
         }
+        const unmet = unmetControl(declared.controls, staff);
+        if (unmet) throw new AppError("FORBIDDEN", `${definition.name} is ${unmet}: refused to a ${staff.session.signInMethod} session of ${staff.role}`, { userMessage: unmetControlMessages[unmet] });
 
         // `\0` is never meaningful input, and PostgreSQL refuses it with an error: refused here,
         // whatever the action's schema says about the field.
@@ -129,6 +147,11 @@ export function createActionWrapper(dependencies: ActionDependencies) {
     };
   };
 }
+
+const unmetControlMessages = {
+  proven_second_factor: "Sign out and sign in again with your second factor to do this.",
+  head_office_only: "Only head office may do this.",
+} as const;
 
 function failure(code: ActionFailure["code"], requestId: string, fieldErrors: FieldErrors, formError?: string): ActionFailure {
   return { ok: false, code, formError, fieldErrors, requestId };

@@ -15,7 +15,5 @@ export const proposeApiKeySchema = z.object({
 
 export const apiKeyDecisionSchema = z.object({ keyId: z.uuid() });
 
-export const rollApiKeySchema = z.object({
-  keyId: z.uuid(),
-  overlapHours: z.coerce.number().int().min(0).max(168).default(24),
-});
+/** A roll's proposal names the key alone: the new key's grant is the old one's, and the overlap starts when a second administrator approves. */
+export const rollApiKeySchema = z.object({ keyId: z.uuid() });

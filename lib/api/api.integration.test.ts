@@ -10,7 +10,7 @@ import { aBranch } from "@/test/kit/builders";
 import { forEachDatabase, openScratchDatabase, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { newGhanaCardNumber } from "@/test/kit/submissions";
 import { generateApiKey, hashApiKey } from "./key-format";
-import { createApiKeyDirect, revokeApiKey, rollApiKey, type ApiKeyInput } from "./keys";
+import { approveApiKey, createApiKeyDirect, proposeApiKeyRoll, revokeApiKey, type ApiKeyInput } from "./keys";
 import { buildOpenApiDocument } from "./openapi";
 import { getTokenRoute, listPurposesRoute, listTokensRoute, postTokenRoute } from "./route";
 import { problemSchema, purposeListSchema, tokenCreatedSchema, tokenListSchema, tokenSchema } from "./schemas";
@@ -206,7 +206,8 @@ forEachDatabase("the /api/v1 routes", (driver) => {
     const idempotencyKey = randomUUID();
     const body = fingerprintBody();
     const first = await post(original.key, body, idempotencyKey);
-    const rolled = await rollApiKey(db, { userId: "admin", username: "admin" }, original.id, { overlapMs: 60_000 });
+    const proposal = await proposeApiKeyRoll(db, { userId: "admin", username: "admin" }, original.id);
+    const rolled = await approveApiKey(db, { userId: "admin-2", username: "admin.second" }, proposal.id, undefined, new Date(), { rollOverlapMs: 60_000 });
     const replay = await post(rolled.key, body, idempotencyKey);
     expect(replay.body).toEqual(first.body);
     expect((await getToken(original.key, first.body.id as string)).status).toBe(200);
@@ -231,6 +232,33 @@ forEachDatabase("the /api/v1 routes", (driver) => {
     expect(open.status).toBe(409);
     expect(open.body.code).toBe("CONFLICT");
     expect((await post(key, fingerprintBody({ id_number: card, allow_duplicate: true }))).status).toBe(201);
+  });
+
+  it("masks every phone in the reference it answers with: two in a row, dotted, bracketed", async () => {
+    const key = made["Onboarding app"]!.key;
+    for (const [reference, expected] of [
+      ["0241234567 0201234567", "024 ••••••••••••• 4567"],
+      ["024.123.4567", "024 ••• 4567"],
+      ["(024) 123-4567 / +233 20 123 4567", "(024 ••• 4567 / +233 ••••• 4567"],
+    ] as const) {
+      const created = await post(key, fingerprintBody({ reference }));
+      expect(created.status, reference).toBe(201);
+      const read = await getToken(key, created.body.id as string);
+      expect(read.body.reference, reference).toBe(expected);
+    }
+  });
+
+  it("refuses a since the database cannot hold (year 0000, past 2100 in UTC, before 2000) with a problem answer, never a 500", async () => {
+    const key = made["Onboarding app"]!.key;
+    const list = async (since: string) =>
+      documented(await routes.list(request(`/api/v1/tokens?since=${encodeURIComponent(since)}`, { key }), { params: undefined }), "/api/v1/tokens", "get");
+    for (const since of ["0000-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "1999-12-31T23:59:59Z", "9999-12-31T23:59:59-14:00", "2100-12-31T23:00:00-02:00", "not a time"]) {
+      const refused = await list(since);
+      expect(refused.status, since).toBe(422);
+      expect(refused.body.code, since).toBe("VALIDATION");
+      expect(Object.keys(refused.body.errors as object), since).toEqual(["since"]);
+    }
+    for (const since of ["2000-01-01T00:00:00Z", "2100-12-31T23:59:59+00:00"]) expect((await list(since)).status, since).toBe(200);
   });
 
   it("refuses keys: without the scope 403, another branch 403, expired or revoked 401, malformed or checksum-bad 401 without a lookup", async () => {

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { aBranch } from "@/test/kit/builders";
 import { forEachDatabase, openScratchDatabase, type ScratchDatabase } from "@/test/kit/database";
 import { hashApiKey } from "./key-format";
-import { approveApiKey, authenticateApiKey, decideAgainstApiKey, proposeApiKey, revokeApiKey, rollApiKey, type ApiKeyInput } from "./keys";
+import { approveApiKey, authenticateApiKey, decideAgainstApiKey, proposeApiKey, proposeApiKeyRoll, revokeApiKey, type ApiKeyInput } from "./keys";
 
 /**
  * A key's life on a real database: a proposal is nothing until a second administrator approves
@@ -83,7 +83,8 @@ forEachDatabase("API keys", (driver) => {
     const proposal = await proposeApiKey(db, first, { ...input, name: "Rolled" });
     const { key: oldKey } = await approveApiKey(db, second, proposal.id);
     const now = new Date();
-    const { key: newKey, row } = await rollApiKey(db, first, proposal.id, { overlapMs: 60_000, now });
+    const rollProposal = await proposeApiKeyRoll(db, first, proposal.id, undefined, now);
+    const { key: newKey, row } = await approveApiKey(db, second, rollProposal.id, undefined, now, { rollOverlapMs: 60_000 });
     expect(row.rolledFromId).toBe(proposal.id);
     const oldCaller = await authenticateApiKey(db, `Bearer ${oldKey}`, now, refuseTestKeys);
     const newCaller = await authenticateApiKey(db, `Bearer ${newKey}`, now, refuseTestKeys);
@@ -94,6 +95,50 @@ forEachDatabase("API keys", (driver) => {
     await revokeApiKey(db, first, row.id);
     expect(await code(authenticateApiKey(db, `Bearer ${newKey}`, new Date(), refuseTestKeys))).toBe("UNAUTHENTICATED");
     expect(await code(revokeApiKey(db, first, row.id))).toBe("CONFLICT");
+  });
+
+  it("a roll is two people: one proposes, a second approves and alone sees the new key; the proposer cannot approve it", async () => {
+    const made = await approveApiKey(db, second, (await proposeApiKey(db, first, { ...input, name: "Roll two people" })).id);
+    const roll = await proposeApiKeyRoll(db, first, made.row.id);
+    // Nothing works yet: the proposal has no key.
+    expect(roll).toMatchObject({ status: "pending", keyHash: null, rolledFromId: made.row.id });
+    expect(await code(approveApiKey(db, first, roll.id))).toBe("FORBIDDEN");
+    const { key, row } = await approveApiKey(db, second, roll.id);
+    expect(row.expiresAt.getTime()).toBe(made.row.expiresAt.getTime());
+    expect((await authenticateApiKey(db, `Bearer ${key}`, new Date(), refuseTestKeys)).serviceUserId).toBe(made.row.serviceUserId);
+    const actions = await db.select({ action: auditEvents.action }).from(auditEvents).where(sql`${auditEvents.subjectId} = ${roll.id}`);
+    expect(actions.map((event) => event.action).sort()).toEqual(["api_key.roll", "api_key.roll_requested"]);
+  });
+
+  it("never rolls an expired or revoked key, nor one that expired or was revoked while its roll waited", async () => {
+    const now = new Date();
+    const expiring = await approveApiKey(db, second, (await proposeApiKey(db, first, { ...input, name: "Expiring", expiresAt: new Date(now.getTime() + 60_000) })).id);
+    const later = new Date(now.getTime() + 120_000);
+    expect(await code(proposeApiKeyRoll(db, first, expiring.row.id, undefined, later))).toBe("CONFLICT");
+    const waiting = await proposeApiKeyRoll(db, first, expiring.row.id, undefined, now);
+    expect(await code(approveApiKey(db, second, waiting.id, undefined, later))).toBe("CONFLICT");
+
+    const revoked = await approveApiKey(db, second, (await proposeApiKey(db, first, { ...input, name: "Revoked" })).id);
+    const waitingOnRevoked = await proposeApiKeyRoll(db, first, revoked.row.id);
+    await revokeApiKey(db, second, revoked.row.id);
+    expect(await code(proposeApiKeyRoll(db, first, revoked.row.id))).toBe("CONFLICT");
+    expect(await code(approveApiKey(db, second, waitingOnRevoked.id))).toBe("CONFLICT");
+    // A pending key (never approved) is not rolled either.
+    expect(await code(proposeApiKeyRoll(db, first, (await proposeApiKey(db, first, { ...input, name: "Never approved" })).id))).toBe("CONFLICT");
+  });
+
+  it("one successor per key: a parallel burst of roll proposals leaves one, a burst of approvals makes one key, and a rolled key is not rolled again", async () => {
+    const made = await approveApiKey(db, second, (await proposeApiKey(db, first, { ...input, name: "Burst" })).id);
+    const proposals = await Promise.allSettled(Array.from({ length: 6 }, (_, index) => proposeApiKeyRoll(db, index % 2 ? first : second, made.row.id)));
+    const proposed = proposals.filter((result) => result.status === "fulfilled");
+    expect(proposed).toHaveLength(1);
+    const roll = (proposed[0] as PromiseFulfilledResult<{ id: string; proposedByUserId: string }>).value;
+    const approver = roll.proposedByUserId === first.userId ? second : first;
+    const third = { userId: "admin-3", username: "admin.third" };
+    const approvals = await Promise.allSettled([approver, third, approver, third].map((admin) => approveApiKey(db, admin, roll.id)));
+    expect(approvals.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    expect(await db.select({ id: apiKeys.id }).from(apiKeys).where(sql`${apiKeys.rolledFromId} = ${made.row.id}`)).toHaveLength(1);
+    expect(await code(proposeApiKeyRoll(db, first, made.row.id))).toBe("CONFLICT");
   });
 
   it("a test key is refused where test keys are (production)", async () => {

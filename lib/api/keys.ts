@@ -12,7 +12,8 @@ import type { ApiScope } from "./scopes";
 /**
  * The keys' life (ADR 0044): proposed by one administrator and made by a second (a key is a grant
  * of customer data, ADR 0020), or made directly by an operator at the command line; rolled with an
- * overlap; revoked. Only the key's hash is written; the key itself is returned once, to the one
+ * overlap, two people again (a roll mints a working key: one administrator alone could hand
+ * themselves the integration's access); revoked by one (it only removes access). Only the key's hash is written; the key itself is returned once, to the one
  * who made it. Every step is audited, and so is everything a key does, under the key's name.
  */
 
@@ -123,28 +124,64 @@ export async function proposeApiKey(db: Database, admin: ApiKeyActor, input: Api
 
 /**
  * A second administrator approves: the key is made now and returned once. One conditional UPDATE
- * (still pending, not the author's own) so two racing approvals make one key.
+ * (still pending, not the author's own) so two racing approvals make one key. A roll's proposal
+ * (`rolledFromId`) makes the successor of a key that must still be active, unrevoked and unexpired
+ * now — it may have expired or been revoked while the proposal waited — for the same integration,
+ * scopes, branches and expiry; the old key keeps working for `rollOverlapMs`.
  */
-export async function approveApiKey(db: Database, approver: ApiKeyActor, id: string, requestId?: string, now = new Date()): Promise<{ key: string; row: ApiKey }> {
+export async function approveApiKey(
+  db: Database,
+  approver: ApiKeyActor,
+  id: string,
+  requestId?: string,
+  now = new Date(),
+  options: { rollOverlapMs?: number } = {},
+): Promise<{ key: string; row: ApiKey }> {
   const key = generateApiKey((await findKey(db, id)).environment as ApiKeyEnvironment);
   return db.transaction(async (tx) => {
     const [pending] = await tx.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.status, "pending")));
-    if (!pending) throw new AppError("CONFLICT", `api key ${id} is not pending`);
+    if (!pending) throw new AppError("CONFLICT", `api key ${id} is not pending`, { userMessage: "This proposal is no longer waiting (decided or withdrawn): reload the page." });
     if (pending.proposedByUserId === approver.userId) {
       throw new AppError("FORBIDDEN", "approver proposed the key", { userMessage: "A second administrator must approve a key you proposed." });
     }
-    const serviceUserId = await createServiceUser(tx, pending.name);
+    let values: Partial<ApiKey>;
+    let rolledFrom: ApiKey | null = null;
+    if (pending.rolledFromId !== null) {
+      const overlapEnds = new Date(now.getTime() + (options.rollOverlapMs ?? DEFAULT_ROLL_OVERLAP_MS));
+      // Locked before it is judged: a revoke or another decision on the same key waits for this one.
+      const [old] = await tx.select().from(apiKeys).where(eq(apiKeys.id, pending.rolledFromId)).for("update");
+      if (!old || !isUsable(old, now)) {
+        throw new AppError("CONFLICT", `api key ${pending.rolledFromId} is no longer active: roll ${id} refused`, {
+          userMessage: "The key this roll replaces has expired or been revoked since: it is not rolled. Reject the proposal; a new key needs a new proposal.",
+        });
+      }
+      const [shortened] = await tx
+        .update(apiKeys)
+        .set({ expiresAt: sql`least(${apiKeys.expiresAt}, ${overlapEnds.toISOString()}::timestamptz)` })
+        .where(eq(apiKeys.id, old.id))
+        .returning();
+      rolledFrom = shortened!;
+      // A roll changes the secret, not the grant: same integration and the same end.
+      values = { serviceUserId: old.serviceUserId, expiresAt: old.expiresAt };
+    } else {
+      values = { serviceUserId: await createServiceUser(tx, pending.name) };
+    }
     const [row] = await tx
       .update(apiKeys)
-      .set({ status: "active", keyHash: hashApiKey(key), keyHint: hintOf(key), serviceUserId, decidedByUserId: approver.userId, decidedByUsername: approver.username, decidedAt: now })
+      .set({ ...values, status: "active", keyHash: hashApiKey(key), keyHint: hintOf(key), decidedByUserId: approver.userId, decidedByUsername: approver.username, decidedAt: now })
       .where(and(eq(apiKeys.id, id), eq(apiKeys.status, "pending"), ne(apiKeys.proposedByUserId, approver.userId)))
       .returning();
     if (!row) throw new AppError("CONFLICT", `api key ${id} was decided meanwhile`);
     await recordAuditEvent(tx, {
-      action: "api_key.create",
+      action: rolledFrom ? "api_key.roll" : "api_key.create",
       actor: approver,
       subject: { type: "api_key", id },
-      details: { ...auditDetails(row), proposedBy: row.proposedByUsername, approvedBy: approver.username },
+      details: {
+        ...auditDetails(row),
+        proposedBy: row.proposedByUsername,
+        approvedBy: approver.username,
+        ...(rolledFrom ? { rolledFrom: rolledFrom.id, oldKeyExpiresAt: rolledFrom.expiresAt.toISOString() } : {}),
+      },
       requestId,
     });
     return { key, row };
@@ -196,52 +233,49 @@ export async function createApiKeyDirect(db: Database, input: ApiKeyInput, actor
   });
 }
 
+function isUsable(row: ApiKey, now: Date): boolean {
+  return row.status === "active" && row.revokedAt === null && row.expiresAt.getTime() > now.getTime();
+}
+
 /**
- * A new key for the same integration (same user row, scopes, branches and expiry); the old one
- * keeps working for `overlapMs` so the integration can switch without a failed call. Not a new
- * grant, so one administrator suffices.
+ * One administrator proposes a new key for the same integration; a second approves it
+ * (`approveApiKey`) and is shown it once. Only an active, unrevoked, unexpired key is rolled, and
+ * it has at most one successor, waiting or made: the key's row is locked while that is checked, so
+ * a burst of proposals for one key leaves one.
  */
-export async function rollApiKey(db: Database, admin: ApiKeyActor, id: string, options: { overlapMs?: number; requestId?: string; now?: Date } = {}): Promise<{ key: string; row: ApiKey }> {
-  const now = options.now ?? new Date();
-  const old = await findKey(db, id);
-  const key = generateApiKey(old.environment as ApiKeyEnvironment);
-  const overlapEnds = new Date(now.getTime() + (options.overlapMs ?? DEFAULT_ROLL_OVERLAP_MS));
+export async function proposeApiKeyRoll(db: Database, admin: ApiKeyActor, id: string, requestId?: string, now = new Date()): Promise<ApiKey> {
+  await findKey(db, id);
   return db.transaction(async (tx) => {
-    const [shortened] = await tx
-      .update(apiKeys)
-      .set({ expiresAt: sql`least(${apiKeys.expiresAt}, ${overlapEnds.toISOString()}::timestamptz)` })
-      .where(and(eq(apiKeys.id, id), eq(apiKeys.status, "active"), isNull(apiKeys.revokedAt)))
-      .returning();
-    if (!shortened) throw new AppError("CONFLICT", `api key ${id} is not active`);
+    const [old] = await tx.select().from(apiKeys).where(eq(apiKeys.id, id)).for("update");
+    if (!old || !isUsable(old, now)) {
+      throw new AppError("CONFLICT", `api key ${id} is not active: not rolled`, { userMessage: "Only an active key is rolled: an expired or revoked key needs a new key, proposed as one." });
+    }
+    const [successor] = await tx
+      .select({ id: apiKeys.id, status: apiKeys.status })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.rolledFromId, id), inArray(apiKeys.status, ["pending", "active"])));
+    if (successor) {
+      throw new AppError("CONFLICT", `api key ${id} already has successor ${successor.id} (${successor.status})`, {
+        userMessage: successor.status === "pending" ? "A roll of this key is already waiting for a second administrator." : "This key has been rolled already: roll its successor.",
+      });
+    }
     const [row] = await tx
       .insert(apiKeys)
       .values({
         name: old.name,
         environment: old.environment,
-        status: "active",
-        keyHash: hashApiKey(key),
-        keyHint: hintOf(key),
-        serviceUserId: old.serviceUserId,
         scopes: old.scopes,
         branchIds: old.branchIds,
-        expiresAt: old.expiresAt.getTime() > overlapEnds.getTime() ? old.expiresAt : new Date(now.getTime() + 365 * 24 * 60 * 60_000),
+        expiresAt: old.expiresAt,
         rateLimitPerMinute: old.rateLimitPerMinute,
         rolledFromId: old.id,
         proposedByUserId: admin.userId,
         proposedByUsername: admin.username,
-        decidedByUserId: admin.userId,
-        decidedByUsername: admin.username,
-        decidedAt: now,
+        proposedAt: now,
       })
       .returning();
-    await recordAuditEvent(tx, {
-      action: "api_key.roll",
-      actor: admin,
-      subject: { type: "api_key", id: row!.id },
-      details: { ...auditDetails(row!), rolledFrom: old.id, oldKeyExpiresAt: shortened.expiresAt.toISOString() },
-      requestId: options.requestId,
-    });
-    return { key, row: row! };
+    await recordAuditEvent(tx, { action: "api_key.roll_requested", actor: admin, subject: { type: "api_key", id: row!.id }, details: { ...auditDetails(row!), rolledFrom: old.id }, requestId });
+    return row!;
   });
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ID_TYPES } from "@/lib/domain/id-types";
 import { TOKEN_KINDS } from "@/lib/domain/token-kinds";
 import { SHARED_REFERENCE_DESCRIPTION } from "@/lib/webhooks/reference";
+import { isoInstantSchema } from "@/lib/validation/query-values";
 import { API_SCOPES } from "./scopes";
 
 /**
@@ -91,7 +92,7 @@ export const tokenListSchema = z.object({ data: z.array(tokenSchema) }).meta({ i
 
 export const tokenListQuerySchema = z.object({
   reference: z.string().min(1).max(60).optional().meta({ description: "Only tokens with exactly this reference." }),
-  since: dateTime.optional().meta({ description: "Only tokens created at or after this time (default: the last 7 days)." }),
+  since: isoInstantSchema.optional().meta({ description: "Only tokens created at or after this time, ISO 8601 with an offset, in the years 2000 to 2100 (default: the last 7 days)." }),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 

@@ -8,7 +8,7 @@ import { branches, tokenRequests, type TokenRequest } from "@/lib/db/schema";
 import { AppError, type FieldErrors } from "@/lib/errors";
 import { computeReferenceIndex, getPiiKeys, maskIdNumber, type PiiKeys } from "@/lib/pii";
 import { displayIdNumber } from "@/lib/pii/erasure-note";
-import { sharedReference } from "@/lib/webhooks/reference";
+import { sharedFreeText, sharedReference } from "@/lib/webhooks/reference";
 import { issueFingerprintToken, issueRemoteToken, type TokenIssuer } from "@/lib/tokens";
 import type { IssueOverrides } from "@/lib/tokens/issue-token";
 import type { UpstreamClient } from "@/lib/upstream";
@@ -184,7 +184,7 @@ function toApiToken(row: TokenRequest, branchCode: string): Token {
     expires_at: row.expiresAt?.toISOString() ?? null,
     finished_at: row.finishedAt?.toISOString() ?? null,
     result: row.resultStatus
-      ? { status: row.resultStatus, transaction_number: row.transactionNumber, message: row.resultError, at: row.resultAt?.toISOString() ?? null }
+      ? { status: row.resultStatus, transaction_number: row.transactionNumber, message: sharedFreeText(row.resultError), at: row.resultAt?.toISOString() ?? null }
       : null,
     error_code: row.outcome === "issued" ? null : row.errorCode,
   };

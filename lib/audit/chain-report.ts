@@ -19,3 +19,16 @@ export type ChainReport = {
   firstBreak: ChainBreak | null;
   durationMs: number;
 };
+
+/**
+ * What a person is shown and what the trail records of a check: no count and, while the chain
+ * holds, no sequence number. Whoever verifies reads a routed trail (a row about a risk case only
+ * if the case is routed to them, ADR 0050); the whole trail's count beside their own would tell a
+ * case's subject that rows about them exist.
+ */
+export type ChainCheckReport = Omit<ChainReport, "eventCount" | "headSeq"> & { headSeq: string | null };
+
+export function toChainCheckReport(report: ChainReport): ChainCheckReport {
+  const { eventCount: _count, headSeq, ...rest } = report;
+  return { ...rest, headSeq: report.firstBreak ? headSeq : null };
+}

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Database } from "@/lib/db/types";
 import { verifyAuditChain } from "./chain";
-import type { ChainReport } from "./chain-report";
+import { toChainCheckReport, type ChainCheckReport } from "./chain-report";
 import { recordAuditEvent } from "./index";
 
 /**
@@ -15,15 +15,13 @@ export type ChainCheckContext = {
   requestId: string;
 };
 
-export async function verifyAndRecordAuditChain(db: Database, context: ChainCheckContext): Promise<ChainReport> {
-  const report = await verifyAuditChain(db);
+export async function verifyAndRecordAuditChain(db: Database, context: ChainCheckContext): Promise<ChainCheckReport> {
+  const report = toChainCheckReport(await verifyAuditChain(db));
   await recordAuditEvent(db, {
     action: "audit.chain_verified",
     actor: context.actor,
     branchId: context.branchId,
     details: {
-      eventCount: report.eventCount,
-      headSeq: report.headSeq,
       headHash: report.headHash,
       intact: report.firstBreak === null,
       ...(report.firstBreak ? { firstBrokenEventId: report.firstBreak.id } : {}),

@@ -1,4 +1,5 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
@@ -24,7 +25,9 @@ import { ADDRESS_LIMITED_MESSAGE, AddressThrottle } from "./address-throttle";
 import { addressBucketOf, resolveClientIp } from "@/lib/client-ip";
 import { claimSignInAttempt, clearFailedSignIns, countFailedSignIn, hasAccount, isCountableUsername, releaseSignInAttempt } from "./lockout-store";
 import { AuditWriteBudget } from "./signed-out-writes";
-import { signInMethodOf } from "./sign-in-methods";
+import { carriesSecondFactor, isSignInMethod, signInMethodOf, type SignInMethod } from "./sign-in-methods";
+import { secondFactorsHeldBy } from "./second-factors";
+import { passwordSessionRefusal } from "./two-factor/policy";
 import { recordSignIn } from "./sign-in-audit";
 import { passkeyPlugin } from "./passkey/plugin";
 import { verifiedSessionToken } from "./session-cookie";
@@ -65,7 +68,34 @@ export const signInErrorCodes = {
   demoRefused: "DEMO_ACCOUNT_REFUSED",
   bankSignInOnly: "USE_BANK_SIGN_IN",
   invalidCredentials: "INVALID_USERNAME_OR_PASSWORD",
+  passkeyRequired: "PASSKEY_REQUIRED",
+  secondFactorRequired: "SECOND_FACTOR_REQUIRED",
 } as const;
+
+/** better-auth's own words for a wrong username or password, so a refusal of ours reads the same. */
+const INVALID_CREDENTIALS_MESSAGE = "Invalid username or password";
+const PASSKEY_REQUIRED_MESSAGE = "This account signs in with its passkey: use “Use a passkey” below.";
+const SECOND_FACTOR_REQUIRED_MESSAGE = "This account signs in with a second factor.";
+
+/**
+ * How the session being created was signed in. A password change (the temporary password's
+ * replacement, which better-auth does by opening a fresh session) keeps the method of the session
+ * that asked for it: choosing a password proves no factor, and loses none either.
+ */
+function sessionMethodOf(context: { path?: string; context?: { session?: { session?: Record<string, unknown> } | null } } | null | undefined): SignInMethod {
+  if (context?.path === CHANGE_PASSWORD_PATH) {
+    const current = context.context?.session?.session?.authMethod;
+    return isSignInMethod(current) ? current : "password";
+  }
+  return signInMethodOf(context?.path);
+}
+const CHANGE_PASSWORD_PATH = "/change-password";
+
+/**
+ * What one request's hooks tell each other: the session hook runs inside better-auth's handler,
+ * and its refusal reaches the after hook only as the answer the client sees.
+ */
+const signInRequestNotes = new AsyncLocalStorage<{ wasRightPasswordWithSsoOnly?: boolean }>();
 
 function buildAuth(db: Database) {
   const settings = env();
@@ -75,6 +105,8 @@ function buildAuth(db: Database) {
   const trustedOrigins = isProduction
     ? [baseURL]
     : [baseURL, `http://localhost:${settings.PORT}`, `http://127.0.0.1:${settings.PORT}`];
+
+  const auditedRefusals: AuditedRefusals = new Map();
 
   return betterAuth({
     appName: "Veridesk",
@@ -202,7 +234,7 @@ function buildAuth(db: Database) {
         if (claim.isAllowed) return;
         const requestId = randomUUID();
         logger.info({ requestId, username: typed, lockedUntil: claim.lockedUntil }, "sign-in refused: username locked");
-        if (isFirstRefusalOfLock(typed, claim.lockedUntil) && (await mayAuditSignedOutFailure(db, typed))) {
+        if (isFirstRefusalOfLock(auditedRefusals, typed, claim.lockedUntil) && (await mayAuditSignedOutFailure(db, typed))) {
           await recordAuditEvent(db, {
             action: "auth.sign_in_failed",
             actor: null,
@@ -263,6 +295,7 @@ function buildAuth(db: Database) {
           [signInErrorCodes.disabled]: "disabled",
           [signInErrorCodes.demoRefused]: "demo_account_in_production",
           [signInErrorCodes.bankSignInOnly]: "password_sign_in_off",
+          [signInErrorCodes.passkeyRequired]: "passkey_required",
         } as Record<string, string>;
         if (code && refusedWithRightPassword[code]) {
           const reason = refusedWithRightPassword[code];
@@ -281,7 +314,10 @@ function buildAuth(db: Database) {
           });
           return;
         }
-        metrics().signInFailures.inc({ reason: "wrong_password" });
+        // Counted as a wrong password either way (the lock-out must not tell them apart); only the
+        // bank's own trail learns that it was a right password of a bank-sign-in account.
+        const failureReason = signInRequestNotes.getStore()?.wasRightPasswordWithSsoOnly ? "password_sign_in_off" : "invalid_credentials";
+        metrics().signInFailures.inc({ reason: failureReason === "invalid_credentials" ? "wrong_password" : failureReason });
         const { hasJustLocked, state } = await countFailedSignIn(db, typed);
         logger.info({ requestId, username: typed, code, hasJustLocked }, "sign-in failed");
         const branchId = await branchOfUsername(db, typed);
@@ -292,7 +328,7 @@ function buildAuth(db: Database) {
             actor: null,
             actorLabel: typed,
             branchId,
-            details: { reason: "invalid_credentials", ip },
+            details: { reason: failureReason, ip },
             requestId,
           });
           await recordAuditEvent(db, {
@@ -311,7 +347,7 @@ function buildAuth(db: Database) {
           actor: null,
           actorLabel: typed,
           branchId,
-          details: { reason: "invalid_credentials", ip },
+          details: { reason: failureReason, ip },
           requestId,
         });
       }),
@@ -335,12 +371,24 @@ function buildAuth(db: Database) {
                 message: "Demo accounts cannot sign in to a production Veridesk.",
               });
             }
-            const authMethod = signInMethodOf(context?.path);
+            const authMethod = sessionMethodOf(context);
             // One way in: with single sign-on configured, only break-glass accounts sign in any
-            // other way. Checked after the password (or passkey), so it tells a guesser nothing.
+            // other way. A right password is answered exactly as a wrong one (and counted as one):
+            // the answer must not tell a guesser that they found the password of an account.
             if (authMethod !== "sso" && isSsoConfigured(settings) && !profile.isBreakGlass) {
-              throw new APIError("FORBIDDEN", { code: signInErrorCodes.bankSignInOnly, message: "Use your bank sign-in." });
+              if (authMethod !== "password") throw new APIError("FORBIDDEN", { code: signInErrorCodes.bankSignInOnly, message: "Use your bank sign-in." });
+              logger.info({ userId: session.userId }, "password sign-in refused as a wrong password: this account signs in through the bank");
+              const note = signInRequestNotes.getStore();
+              if (note) note.wasRightPasswordWithSsoOnly = true;
+              throw new APIError("UNAUTHORIZED", { code: signInErrorCodes.invalidCredentials, message: INVALID_CREDENTIALS_MESSAGE });
             }
+            // A second factor is proven before any session exists (ADR 0048): an account that
+            // holds a passkey or an authenticator app gets none from its password alone.
+            const refusal = carriesSecondFactor(authMethod) ? null : passwordSessionRefusal(authMethod, await secondFactorsHeldBy(db, session.userId), context?.path === SIGN_IN_PATH);
+            if (refusal === "passkey_required") {
+              throw new APIError("FORBIDDEN", { code: signInErrorCodes.passkeyRequired, message: PASSKEY_REQUIRED_MESSAGE });
+            }
+            if (refusal) throw new APIError("FORBIDDEN", { code: signInErrorCodes.secondFactorRequired, message: SECOND_FACTOR_REQUIRED_MESSAGE });
             return { data: { ...session, authMethod } };
           },
         },
@@ -395,11 +443,20 @@ async function mayAuditSignedOutFailure(db: Database, username: string): Promise
  * signed-out stranger hammering the form must not be able to grow the audit trail without bound.
  * The lock itself is audited (`auth.locked_out`), and every refusal is still logged.
  */
-const auditedRefusals = new Map<string, number>();
 const AUDITED_REFUSALS_MAX = 10_000;
 
-function isFirstRefusalOfLock(username: string, lockedUntil: Date): boolean {
-  if (auditedRefusals.get(username) === lockedUntil.getTime()) return false;
+/** Per auth instance (one per process and database): username → the end of the lock whose refusal was audited. */
+type AuditedRefusals = Map<string, number>;
+
+function isFirstRefusalOfLock(auditedRefusals: AuditedRefusals, username: string, lockedUntil: Date, now = new Date()): boolean {
+  // A burst sees two ends for one lock: "as if locked" while the window's last guesses are still
+  // in flight (lockout.ts claimAttempt), then the lock those guesses write. One refusal audited
+  // while either is in effect; the later end is kept.
+  const audited = auditedRefusals.get(username);
+  if (audited !== undefined && audited > now.getTime()) {
+    auditedRefusals.set(username, Math.max(audited, lockedUntil.getTime()));
+    return false;
+  }
   if (auditedRefusals.size >= AUDITED_REFUSALS_MAX) auditedRefusals.clear();
   auditedRefusals.set(username, lockedUntil.getTime());
   return true;
@@ -481,7 +538,7 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
     const { httpStatus, userMessage } = errorCatalog.VALIDATION;
     return Response.json({ code: "VALIDATION", message: userMessage }, { status: httpStatus, headers: { "cache-control": "no-store" } });
   }
-  const answer = await auth.handler(new Request(request.url, { method: request.method, headers, body, signal: request.signal }));
+  const answer = await signInRequestNotes.run({}, () => auth.handler(new Request(request.url, { method: request.method, headers, body, signal: request.signal })));
   // Sign-in answers carry a session cookie or a refusal: never kept by a browser or proxy cache.
   const answerHeaders = new Headers(answer.headers);
   answerHeaders.set("cache-control", "no-store");

@@ -7,6 +7,7 @@ import { aBranch, aStaffMember, aTokenRequest } from "@/test/kit/builders";
 import { openScratchDatabase, pgliteDataDirOf, type ScratchDatabase } from "@/test/kit/database";
 import { scratchDirectoriesPerTest } from "@/test/kit/directories";
 import { backupSocketPathFor } from "./backup-socket";
+import { looseModesIn } from "./data-dir-mode";
 import { countRows, readBackupFile, restorePgliteBackup, takePgliteBackup, writeBackupFile } from "./backup";
 
 /**
@@ -77,8 +78,14 @@ describe("db:backup and db:restore on PGlite", () => {
     const read = readBackupFile(file);
     expect(read.manifest).toEqual(backup.manifest);
 
+    // Into an empty directory an operator made with the usual umask (0755): the restore keeps it to its owner.
     const target = path.join(newDirectory(), "restored", "pglite");
+    fs.mkdirSync(target, { recursive: true, mode: 0o755 });
+    fs.chmodSync(target, 0o755);
     const report = await restorePgliteBackup(read, target, verifyAuditChain);
+    expect(fs.statSync(target).mode & 0o777).toBe(0o700);
+    // PGlite rewrites its relcache init files (no table data) at 0644 while open; every other file is 0600.
+    expect([...looseModesIn(target)].filter(([file]) => !file.endsWith("pg_internal.init"))).toEqual([]);
     expect(report.counts).toEqual(backup.manifest.counts);
     expect(report.auditHead).toEqual(backup.manifest.auditHead);
     expect(report.migrationsApplied).toEqual([]);

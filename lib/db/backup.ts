@@ -6,6 +6,7 @@ import { count, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import { BACKUP_REQUEST, backupSocketPathFor, dumpPgliteConsistently } from "./backup-socket";
 import { openDatabase } from "./client";
+import { prepareDataDirectory, restrictDataDirectory } from "./data-dir-mode";
 import { openPglite } from "./drivers";
 import { acquirePgliteLock } from "./pglite-lock";
 import * as schema from "./schema";
@@ -272,8 +273,11 @@ export async function restorePgliteBackup(backup: Backup, targetDir: string, ver
   try {
     refuseNonEmpty(location);
     const { PGlite } = await import("@electric-sql/pglite");
+    // The archive's files come out at its own modes (0666 for PGlite's): the owner's alone before anything opens them.
+    prepareDataDirectory(location);
     const pglite = await PGlite.create({ dataDir: location, loadDataDir: new Blob([new Uint8Array(backup.dump)]) });
     await pglite.close();
+    restrictDataDirectory(location);
   } finally {
     lock.release();
   }

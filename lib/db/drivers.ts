@@ -3,6 +3,7 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { logger } from "@/lib/logger";
 import { serveBackupRequests } from "./backup-socket";
+import { prepareDataDirectory, refuseOpenDataDirectory, restrictDataDirectory } from "./data-dir-mode";
 import { acquirePgliteLock } from "./pglite-lock";
 import { runPgliteReadsAsNamedStatements } from "./prepared";
 import * as schema from "./schema";
@@ -22,9 +23,14 @@ export type PgliteConnection = {
   close(): Promise<void>;
 };
 
-/** The embedded PGlite in `dataDir`, owned by this process alone (see pglite-lock.ts). */
+/**
+ * The embedded PGlite in `dataDir`, owned by this process alone (see pglite-lock.ts), and by the
+ * app's OS user alone: a directory others may enter is refused, and what PGlite writes is kept
+ * at 0700/0600 (data-dir-mode.ts).
+ */
 export async function openPglite(dataDir: string, label: string): Promise<PgliteConnection> {
   const location = path.resolve(dataDir);
+  refuseOpenDataDirectory(location);
   // The lock comes first: a refused process must not even start PGlite on the directory.
   const lock = await acquirePgliteLock(location, label);
   if (lock.tookOverFrom) {
@@ -33,8 +39,11 @@ export async function openPglite(dataDir: string, label: string): Promise<Pglite
   let client: PGlite | undefined;
   try {
     const [{ PGlite }, { drizzle }] = await Promise.all([import("@electric-sql/pglite"), import("drizzle-orm/pglite")]);
+    prepareDataDirectory(location);
     const pglite = await PGlite.create(location);
     client = pglite;
+    // PGlite unpacks a new cluster at 0666 and rewrites its relcache files at 0644: brought back to the owner's alone.
+    restrictDataDirectory(location);
     const db = drizzle({ client: pglite, schema });
     const { pgliteNamedStatementClient } = await import("./pglite-named-statement");
     // drizzle asks its client for query() alone, which the named client answers (ADR 0036). One

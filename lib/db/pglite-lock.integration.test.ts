@@ -182,6 +182,26 @@ describe("the PGlite data directory lock", () => {
     }
   });
 
+  it.runIf(process.platform === "linux")("takes over from a holder killed and not yet reaped (a zombie)", async () => {
+    // `sleep 0` ends at once; its parent then becomes `sleep 30`, which never waits for it, so it
+    // stays a zombie, as a killed app does under an init that reaps late.
+    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"]);
+    try {
+      const zombiePid = Number(await new Promise<string>((resolve) => parent.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString()))));
+      const statOf = () => {
+        const stat = fs.readFileSync(`/proc/${zombiePid}/stat`, "utf8");
+        return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      };
+      await expect.poll(() => statOf()[0]).toBe("Z");
+      writeLockFile({ pid: zombiePid, label: "an app killed a moment ago", processStartTicks: statOf()[19] });
+      const lock = await acquirePgliteLock(dataDir, HOLDER_LABEL);
+      expect(lock.tookOverFrom).toMatchObject({ pid: zombiePid, label: "an app killed a moment ago" });
+      lock.release();
+    } finally {
+      parent.kill();
+    }
+  });
+
   it("takes over a damaged lock file", async () => {
     fs.writeFileSync(lockPathFor(dataDir), "{ not json");
     const lock = await acquirePgliteLock(dataDir, HOLDER_LABEL);

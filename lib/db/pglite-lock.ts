@@ -127,7 +127,7 @@ function describeThisProcess(label: string): PgliteLockHolder {
     command: process.argv.join(" "),
     hostname: os.hostname(),
     startedAt: new Date().toISOString(),
-    processStartTicks: readProcessStartTicks(process.pid),
+    processStartTicks: readProcessStat(process.pid)?.startTicks,
     token: randomUUID(),
   };
 }
@@ -189,11 +189,15 @@ function isHolderRunning(holder: PgliteLockHolder): boolean {
     // EPERM means the process exists but belongs to another user: it is running.
     if (errorCode(error) === "ESRCH") return false;
   }
-  const currentStartTicks = readProcessStartTicks(holder.pid);
+  const current = readProcessStat(holder.pid);
+  // A killed holder whose parent died with it stays a zombie until the machine's init reaps it,
+  // which some container inits do only seconds later: `kill(pid, 0)` still answers, but nothing
+  // of it runs or writes any more.
+  if (current?.state === "Z" || current?.state === "X") return false;
   const isPidReused =
     holder.processStartTicks !== undefined &&
-    currentStartTicks !== undefined &&
-    currentStartTicks !== holder.processStartTicks;
+    current !== undefined &&
+    current.startTicks !== holder.processStartTicks;
   return !isPidReused;
 }
 
@@ -289,13 +293,17 @@ function describeAge(isoTime: string): string {
   return `${Math.round(minutes / 60)} h ago`;
 }
 
-/** Undefined where /proc does not exist (macOS, Windows): the pid check alone decides there. */
-function readProcessStartTicks(pid: number): string | undefined {
+/**
+ * A process's state letter (field 3 of /proc/<pid>/stat: R, S, D, Z for a zombie, …) and its start
+ * time (field 22). Undefined where /proc does not exist (macOS, Windows): the pid check alone
+ * decides there.
+ */
+function readProcessStat(pid: number): { state: string; startTicks: string | undefined } | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     // Field 2 (the command name) is in parentheses and may contain spaces; count after it.
     const fieldsAfterName = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fieldsAfterName[19];
+    return { state: fieldsAfterName[0] ?? "", startTicks: fieldsAfterName[19] };
   } catch {
     return undefined;
   }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgEnum, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, jsonb, pgEnum, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { ID_TYPES } from "@/lib/domain/id-types";
 import { STAFF_ROLES } from "@/lib/domain/staff-roles";
 import { TOKEN_KINDS } from "@/lib/domain/token-kinds";
@@ -758,10 +758,15 @@ export const riskCases = pgTable(
     updatedAt: updatedAt(),
     /** When the escalation said suspicion was formed: the 24-hour reporting clock runs from here. */
     suspicionFormedAt: timestamp("suspicion_formed_at", { withTimezone: true }),
-    /** A clearing that needs a second person: who proposed it, and why. */
-    clearProposedByUserId: text("clear_proposed_by_user_id"),
-    clearProposedAt: timestamp("clear_proposed_at", { withTimezone: true }),
-    clearProposedReason: text("clear_proposed_reason"),
+    /**
+     * A closing that needs a second person (a high or staff case, by any path: cleared, reported,
+     * not reported): who proposed which closing, when and why. The columns kept their first names
+     * (clearing was the first such path); `close_proposed_state` says which closing it is.
+     */
+    closeProposedState: riskCaseState("close_proposed_state"),
+    closeProposedByUserId: text("clear_proposed_by_user_id"),
+    closeProposedAt: timestamp("clear_proposed_at", { withTimezone: true }),
+    closeProposedReason: text("clear_proposed_reason"),
     decidedByUserId: text("decided_by_user_id"),
     decidedAt: timestamp("decided_at", { withTimezone: true }),
     decisionReason: text("decision_reason"),
@@ -865,8 +870,12 @@ export const webhookEndpoints = pgTable(
     /** The event types it receives (`token.finished`); `webhook.test` goes to any endpoint on request. */
     events: jsonb("events").$type<string[]>().notNull(),
     status: webhookEndpointStatus("status").notNull().default("pending"),
-    /** The `whsec_` secret, AES-256-GCM with the personal-data key, bound to this row. */
-    secretEncrypted: text("secret_encrypted").notNull(),
+    /**
+     * The `whsec_` secret, AES-256-GCM with the personal-data key, bound to this row. Made when a
+     * second administrator approves the endpoint and shown to them alone (ADR 0052): null while it
+     * waits, and for ever on a rejected one, so no proposer ever held a secret the receiver trusts.
+     */
+    secretEncrypted: text("secret_encrypted"),
     /** The secret before the last rotation: deliveries carry both signatures until the time below. */
     previousSecretEncrypted: text("previous_secret_encrypted"),
     previousSecretUntil: timestamp("previous_secret_until", { withTimezone: true }),
@@ -891,8 +900,41 @@ export const webhookEndpoints = pgTable(
     urlProposedByUsername: text("url_proposed_by_username"),
     urlProposedAt: timestamp("url_proposed_at", { withTimezone: true }),
   },
-  (table) => [index("webhook_endpoints_status_idx").on(table.status)],
+  (table) => [
+    index("webhook_endpoints_status_idx").on(table.status),
+    // The floor under approveEndpoint: whatever writes the row, nothing sends unsigned.
+    check("webhook_endpoints_active_has_secret", sql`${table.status} <> 'active' OR ${table.secretEncrypted} IS NOT NULL`),
+  ],
 );
+
+export const webhookSecretRotationStatus = pgEnum("webhook_secret_rotation_status", ["pending", "approved", "rejected", "cancelled"]);
+
+/**
+ * A new signing secret for an endpoint, proposed by one administrator: whoever holds the secret
+ * can sign deliveries the bank's receiver believes, so a second administrator (never the proposer)
+ * approves it, and only they are shown the new secret, once (ADR 0052). One waits per endpoint.
+ */
+export const webhookSecretRotations = pgTable(
+  "webhook_secret_rotations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** How long the old secret keeps signing beside the new one, from the approval. */
+    overlapHours: integer("overlap_hours").notNull(),
+    status: webhookSecretRotationStatus("status").notNull().default("pending"),
+    proposedByUserId: text("proposed_by_user_id").notNull(),
+    proposedByUsername: text("proposed_by_username").notNull(),
+    proposedAt: timestamp("proposed_at", { withTimezone: true }).notNull().defaultNow(),
+    decidedByUserId: text("decided_by_user_id"),
+    decidedByUsername: text("decided_by_username"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+  },
+  (table) => [uniqueIndex("webhook_secret_rotations_one_waiting_idx").on(table.endpointId).where(sql`status = 'pending'`)],
+);
+
+export type WebhookSecretRotation = typeof webhookSecretRotations.$inferSelect;
 
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",

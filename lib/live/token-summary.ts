@@ -1,7 +1,7 @@
 import "server-only";
 import type { BranchScope } from "@/lib/auth/branch-scope";
 import type { TokenRequest } from "@/lib/db/schema";
-import { displayContact, displayIdNumber } from "@/lib/pii/erasure-note";
+import { displayIdNumber, displayReference } from "@/lib/pii/erasure-note";
 import { maskIdNumber } from "@/lib/pii";
 import { deriveTokenState, tokenStateLabelFor, type FollowPolicy } from "@/lib/tokens/state";
 import { idTypeLabels } from "@/lib/validation/token-form-shape";
@@ -42,7 +42,7 @@ export function toSummary({ row, tellerName }: ScopedTokenRow, viewer: LiveViewe
     idType: row.idType,
     idTypeLabel: idTypeLabels[row.idType],
     maskedIdNumber: displayIdNumber(row, maskIdNumber),
-    reference: displayContact(row.referenceMasked, row) ?? "",
+    reference: displayReference(row.referenceMasked, row) ?? "",
     state: derived.state,
     stateLabel: tokenStateLabelFor(derived.state, row.kind),
     isFinal: derived.isFinal,

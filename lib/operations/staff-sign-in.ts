@@ -1,5 +1,6 @@
 import "server-only";
 import { and, desc, eq, gte, sql } from "drizzle-orm";
+import { withoutCaseRows } from "@/lib/compliance/case-routing";
 import type { DbExecutor } from "@/lib/db/types";
 import { auditEvents, authUsers, staffProfiles } from "@/lib/db/schema";
 
@@ -31,17 +32,17 @@ export async function readStaffSignInOverview(executor: DbExecutor, now: Date): 
     executor
       .select({ username: auditEvents.actorLabel, at: auditEvents.at, ip: sql<string | null>`${auditEvents.details}->>'ip'` })
       .from(auditEvents)
-      .where(and(eq(auditEvents.action, "auth.sign_in"), gte(auditEvents.at, windowStart), sql`${auditEvents.details}->>'breakGlass' = 'true'`))
+      .where(and(eq(auditEvents.action, "auth.sign_in"), gte(auditEvents.at, windowStart), sql`${auditEvents.details}->>'breakGlass' = 'true'`, withoutCaseRows()))
       .orderBy(desc(auditEvents.at))
       .limit(BREAK_GLASS_SIGN_INS_SHOWN),
     executor
       .select({ count: sql<number>`count(*)::int` })
       .from(auditEvents)
-      .where(and(eq(auditEvents.action, "auth.sign_in"), gte(auditEvents.at, dayAgo), sql`${auditEvents.details}->>'method' = 'sso'`)),
+      .where(and(eq(auditEvents.action, "auth.sign_in"), gte(auditEvents.at, dayAgo), sql`${auditEvents.details}->>'method' = 'sso'`, withoutCaseRows())),
     executor
       .select({ count: sql<number>`count(*)::int` })
       .from(auditEvents)
-      .where(and(eq(auditEvents.action, "auth.sso_refused"), gte(auditEvents.at, dayAgo))),
+      .where(and(eq(auditEvents.action, "auth.sso_refused"), gte(auditEvents.at, dayAgo), withoutCaseRows())),
   ]);
   return {
     breakGlassAccounts: accounts.map((account) => ({ username: account.username ?? "", name: account.name, isDisabled: account.disabledAt !== null })),

@@ -3,7 +3,7 @@ import { computePhoneNumberIndex, computeReferenceIndex, phoneCallingCodeOf } fr
 import { piiContext } from "./columns";
 import { encryptField } from "./field-encryption";
 import type { PiiKeys } from "./keys";
-import { maskPhoneNumber, maskReference } from "./mask";
+import { maskPhoneNumber, maskFreeText } from "./mask";
 
 /** The stored form of a token's reference and phone numbers: ciphertext, blind index, masked copy. */
 export type EncryptedContactFields = {
@@ -29,7 +29,7 @@ export function encryptContactFields(
 ): EncryptedContactFields {
   const fields: EncryptedContactFields = {};
   if (values.reference !== undefined) {
-    fields.referenceMasked = maskReference(values.reference);
+    fields.referenceMasked = maskFreeText(values.reference);
     fields.referenceEncrypted = encryptField(values.reference, piiContext("reference", rowId), keys);
     fields.referenceIndex = computeReferenceIndex(values.reference, keys);
   }

@@ -5,6 +5,7 @@
  */
 
 import { formatDate } from "@/lib/bank-time";
+import { maskFreeText } from "./mask";
 
 export const erasureBases = ["retention", "request"] as const;
 export type ErasureBasis = (typeof erasureBases)[number];
@@ -29,7 +30,7 @@ type ContactFacts = { contactErasedAt: Date | string | null; contactErasedUnder:
 
 /**
  * The masked ID number, or what replaced it. `maskIdNumber` is passed in so that this module stays
- * free of lib/pii's imports.
+ * free of lib/pii's key-holding imports.
  */
 export function displayIdNumber(row: IdentityFacts, mask: (idType: string, lastFour: string) => string): string {
   if (row.idNumberLast4 !== null) return mask(row.idType, row.idNumberLast4);
@@ -40,4 +41,14 @@ export function displayIdNumber(row: IdentityFacts, mask: (idType: string, lastF
 export function displayContact(masked: string | null, row: ContactFacts): string | null {
   if (masked !== null) return masked;
   return row.contactErasedAt === null ? null : erasedText(row.contactErasedAt, row.contactErasedUnder);
+}
+
+/**
+ * The teller's reference in every output (pages, lists, CSV, the API, webhooks): the stored masked
+ * copy through the one free-text rule again (lib/pii/mask.ts `maskFreeText`, which leaves a masked
+ * text as it is), so a copy written under an older, looser rule (two phones in a row were kept)
+ * leaves masked all the same; once erased, the note that says when and why.
+ */
+export function displayReference(masked: string | null, row: ContactFacts): string | null {
+  return displayContact(masked === null ? null : maskFreeText(masked), row);
 }

@@ -5,4 +5,4 @@ export { contactPiiColumns, erasedFingerprint, identityPiiColumns, piiContext } 
 export { encryptContactFields, type EncryptedContactFields } from "./contact-fields";
 export { decryptField, encryptField } from "./field-encryption";
 export { getPiiKeys, keyIdOf, resolvePiiKeys, type PiiKeys } from "./keys";
-export { lastFourOf, maskEmail, maskIdNumber, maskPhoneNumber, maskReference } from "./mask";
+export { lastFourOf, maskEmail, maskIdNumber, maskPhoneNumber, maskFreeText } from "./mask";

@@ -137,25 +137,101 @@ describe("masks", () => {
   });
 });
 
-describe("maskReference (ADR 0023)", () => {
+describe("maskFreeText (ADR 0023)", () => {
   it("masks a phone number however it is written, and nothing else", async () => {
-    const { maskReference } = await import("./mask");
-    expect(maskReference("0241234567")).toBe("024 ••• 4567");
-    expect(maskReference("+233 24 123 4567")).toBe("233 ••••• 4567");
-    expect(maskReference("Acct 024-123-4567 (Ama)")).toBe("Acct 024 ••• 4567 (Ama)");
-    expect(maskReference("ACC-123456")).toBe("ACC-123456");
-    expect(maskReference("DBLCLICK-1732476000000")).toBe("DBLCLICK-1732476000000");
+    const { maskFreeText } = await import("./mask");
+    expect(maskFreeText("0241234567")).toBe("024 ••• 4567");
+    expect(maskFreeText("+233 24 123 4567")).toBe("+233 ••••• 4567");
+    expect(maskFreeText("Acct 024-123-4567 (Ama)")).toBe("Acct 024 ••• 4567 (Ama)");
+    expect(maskFreeText("ACC-123456")).toBe("ACC-123456");
+    // A long run may be two phones: masked too (it was kept, and "0241234567 0201234567" came out whole).
+    expect(maskFreeText("DBLCLICK-1732476000000")).toBe("DBLCLICK-173 •••••• 0000");
   });
 
   it("keeps at most the prefix and last four digits of a phone in the masked copy", async () => {
     const fc = await import("fast-check");
-    const { maskReference } = await import("./mask");
+    const { maskFreeText } = await import("./mask");
     fc.assert(
       fc.property(fc.stringMatching(/^0[2-5][0-9]{8}$/), fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), (phone, before, after) => {
-        const masked = maskReference(`${before.replace(/\d/g, "x")} ${phone} ${after.replace(/\d/g, "x")}`);
+        const masked = maskFreeText(`${before.replace(/\d/g, "x")} ${phone} ${after.replace(/\d/g, "x")}`);
         expect(masked).not.toMatch(/\d{5,}/);
         expect(masked.replace(/\D/g, "")).toBe(`${phone.slice(0, 3)}${phone.slice(-4)}`);
       }),
     );
   });
 });
+
+describe("maskFreeText: one rule for every free text that leaves the app", () => {
+  const separators = [" ", ".", "-", "/", "(", ")", " - ", ". ", "\u00a0", "\u200b", "\u2060", "\ufeff", "\u00ad", ",", "_", "\u2013"];
+  /** Digits of other scripts that a keyboard or a paste may give: Arabic-Indic, Devanagari, fullwidth, mathematical. */
+  const zeros = [0x30, 0x660, 0x6f0, 0x966, 0xff10, 0x1d7ce, 0x1d7ec];
+
+  it("shows a reference stored under the older rule masked in every output, and an erased one as its note", async () => {
+    const { displayReference } = await import("./erasure-note");
+    const { maskedExportColumns } = await import("@/lib/review/csv-columns");
+    const older = "0241234567 0201234567";
+    expect(displayReference(older, { contactErasedAt: null, contactErasedUnder: null })).toBe("024 ••••••••••••• 4567");
+    expect(displayReference("024 ••• 4567", { contactErasedAt: null, contactErasedUnder: null })).toBe("024 ••• 4567");
+    expect(displayReference(null, { contactErasedAt: new Date("2031-03-03T10:00:00Z"), contactErasedUnder: "retention" })).toBe("erased on 3 Mar 2031 under the retention policy");
+    const referenceColumn = maskedExportColumns.find((column) => column.header === "Reference")!;
+    expect(referenceColumn.value({ reference: older, contactErasedAtMs: null, contactErasedUnder: null } as never)).toBe("024 ••••••••••••• 4567");
+  });
+
+  it("masks the forms the review found and their neighbours", async () => {
+    const { maskFreeText } = await import("./mask");
+    expect(maskFreeText("0241234567 0201234567")).toBe("024 ••••••••••••• 4567");
+    expect(maskFreeText("024.123.4567")).toBe("024 ••• 4567");
+    expect(maskFreeText("(024) 123-4567 / 020 123 4567")).toBe("(024 ••••••••••••• 4567");
+    expect(maskFreeText("+233 (0)24 123 4567")).toBe("+233 •••••• 4567");
+    expect(maskFreeText("\u0660\u0662\u0664\u0661\u0662\u0663\u0664\u0665\u0666\u0667")).toBe("024 ••• 4567");
+    expect(maskFreeText("024\u200b123\u200b4567")).toBe("024 ••• 4567");
+    expect(maskFreeText("card GHA 123 456 789 0, mail ama.mensah@example.com")).toBe("card GHA-•••••789-0, mail a•••@example.com");
+    expect(maskFreeText("ACC-123456")).toBe("ACC-123456");
+    expect(maskFreeText("Loan 26/118")).toBe("Loan 26/118");
+  });
+
+  it("never lets 5 digits of a phone or card through, however written, and is its own fixed point", async () => {
+    const fc = await import("fast-check");
+    const { maskFreeText } = await import("./mask");
+    const digitIn = (zero: number, value: number) => String.fromCodePoint(zero + value);
+    const written = fc.record({
+      phones: fc.array(fc.stringMatching(/^(0[2-5][0-9]{8}|233[2-5][0-9]{8})$/), { minLength: 1, maxLength: 3 }),
+      separator: fc.constantFrom(...separators),
+      between: fc.constantFrom(" ", "", " / ", "; ", "\n"),
+      zero: fc.constantFrom(...zeros),
+      prefix: fc.constantFrom("", "+", "Tel: ", "ref "),
+      before: fc.string({ maxLength: 6 }).map((text) => text.replace(/[\p{N}]/gu, "x")),
+    });
+    fc.assert(
+      fc.property(written, ({ phones, separator, between, zero, prefix, before }) => {
+        const typed = phones
+          .map((phone) => {
+            const groups = phone.match(/.{1,3}/g)!;
+            return groups.map((group) => [...group].map((digit) => digitIn(zero, Number(digit))).join("")).join(separator);
+          })
+          .join(between);
+        const masked = maskFreeText(`${before}${prefix}${typed}`);
+        // At most three and four digits per run are left, and never five together.
+        expect(masked.replace(/\D/g, "").length).toBeLessThanOrEqual(7 * phones.length);
+        expect(masked).not.toMatch(/\d(?:[^\p{L}\p{N}]{0,3}\d){4,}/u);
+        expect(maskFreeText(masked)).toBe(masked);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("masks a Ghana Card number and an e-mail in any surrounding text", async () => {
+    const fc = await import("fast-check");
+    const { maskFreeText } = await import("./mask");
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9]{10}$/), fc.constantFrom(...separators), fc.constantFrom("GHA", "gha", "Gha"), (digits, separator, prefix) => {
+        const card = `${prefix}${separator}${digits.slice(0, 9)}${separator}${digits.slice(9)}`;
+        const masked = maskFreeText(`ID ${card} seen`);
+        expect(masked.replace(/\D/g, "")).toBe(digits.slice(6));
+      }),
+      { numRuns: 500 },
+    );
+    expect(maskFreeText("write to KOFI.Boateng+loans@bank.example.com.gh today")).toBe("write to K•••@bank.example.com.gh today");
+  });
+});
+

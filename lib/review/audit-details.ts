@@ -141,6 +141,8 @@ const reasonWords: Record<string, string> = {
   not_in_required_group: "outside the bank group allowed to use Veridesk",
   no_second_factor: "no second factor at the bank",
   admin_not_in_admin_group: "administrator outside the bank's administrators' group",
+  username_not_exact: "the bank's username claim is not exactly a Veridesk username",
+  break_glass_account: "emergency accounts never sign in through the bank",
   identity_mismatch: "username linked to another bank identity",
   cancelled: "bank sign-in not completed",
   expired: "bank sign-in started too long ago or in another browser",

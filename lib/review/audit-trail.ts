@@ -1,8 +1,8 @@
 import "server-only";
 import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { branchScopeCondition, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Staff } from "@/lib/auth/types";
+import { auditRoutingCondition, type CaseViewer } from "@/lib/compliance/case-routing";
 import { recordAuditEvent } from "@/lib/audit";
 import { auditActionLabel } from "@/lib/audit/actions";
 import type { Database } from "@/lib/db/types";
@@ -19,29 +19,35 @@ import type { TokenKind } from "@/lib/domain/token-kinds";
 import { bankDayOf, bankDayRange } from "./time";
 
 /**
- * The audit trail, filtered by staff member, action and days, and its CSV export — read-only, in
- * the reader's branch scope, streamed in keyset pages like the token export.
+ * The audit trail, filtered by staff member, action and days, and its CSV export — read-only,
+ * streamed in keyset pages like the token export. Every query here (rows, the count, the list of
+ * actions for the filter) goes through `auditRoutingCondition`: the reader's branch scope, and a row
+ * about a risk case only for those the case is routed to — never its subject (ADR 0050). Whatever
+ * the filter says, it can only narrow that.
  */
 export type AuditTrailFilter = { staffUserId?: string; action?: string; from?: string; to?: string };
 
-export function auditConditions(scope: BranchScope, filter: AuditTrailFilter): SQL | undefined {
+/** Who reads the trail: the signed-in staff member (their role, branch and user id route the rows). */
+export type AuditReader = CaseViewer;
+
+export function auditConditions(reader: AuditReader, filter: AuditTrailFilter): SQL {
   const range = filter.from || filter.to ? bankDayRange(filter.from ?? "2000-01-01", filter.to ?? "2999-12-31") : null;
   return and(
-    branchScopeCondition(scope, auditEvents.branchId),
+    auditRoutingCondition(reader),
     filter.staffUserId
       ? or(eq(auditEvents.actorUserId, filter.staffUserId), and(eq(auditEvents.subjectType, "staff"), eq(auditEvents.subjectId, filter.staffUserId)))
       : undefined,
     filter.action ? eq(auditEvents.action, filter.action) : undefined,
     range && filter.from ? gte(auditEvents.at, range.start) : undefined,
     range && filter.to ? lt(auditEvents.at, range.end) : undefined,
-  );
+  )!;
 }
 
 export type AuditTrailPage = { events: AuditExportRow[]; total: number; pageCount: number; names: AuditNames };
 
 /** One page of the trail, newest first (the audit page), with the same filters as the export. */
-export async function listAuditTrailPage(db: Database, scope: BranchScope, filter: AuditTrailFilter, page: number, pageSize: number): Promise<AuditTrailPage> {
-  const where = auditConditions(scope, filter);
+export async function listAuditTrailPage(db: Database, reader: AuditReader, filter: AuditTrailFilter, page: number, pageSize: number): Promise<AuditTrailPage> {
+  const where = auditConditions(reader, filter);
   const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(auditEvents).where(where);
   const events = await db
     .select(auditRowColumns)
@@ -153,8 +159,8 @@ const auditColumns: CsvColumn<AuditExportRow>[] = [
   { header: "Request id", value: (row) => row.requestId },
 ];
 
-export async function* iterateAuditEvents(db: Database, scope: BranchScope, filter: AuditTrailFilter, batchSize = 1_000): AsyncGenerator<AuditExportRow> {
-  const where = auditConditions(scope, filter);
+export async function* iterateAuditEvents(db: Database, reader: AuditReader, filter: AuditTrailFilter, batchSize = 1_000): AsyncGenerator<AuditExportRow> {
+  const where = auditConditions(reader, filter);
   let beforeId: number | null = null;
   for (;;) {
     // The identity id grows with time: paging on it alone is exact and cheap.
@@ -174,7 +180,7 @@ export async function* iterateAuditEvents(db: Database, scope: BranchScope, filt
   }
 }
 
-export async function exportAuditTrail(db: Database, context: { staff: Staff; scope: BranchScope; requestId: string }, filter: AuditTrailFilter): Promise<Response> {
+export async function exportAuditTrail(db: Database, context: { staff: Staff; requestId: string }, filter: AuditTrailFilter): Promise<Response> {
   // Exporting the trail is itself an event of the trail.
   await recordAuditEvent(db, {
     action: reviewAuditActions.auditExported,
@@ -183,15 +189,15 @@ export async function exportAuditTrail(db: Database, context: { staff: Staff; sc
     details: { filter },
     requestId: context.requestId,
   });
-  return csvResponse(csvWebStream(auditColumns, iterateAuditEvents(db, context.scope, filter)), `veridesk-audit-${bankDayOf(new Date())}.csv`);
+  return csvResponse(csvWebStream(auditColumns, iterateAuditEvents(db, context.staff, filter)), `veridesk-audit-${bankDayOf(new Date())}.csv`);
 }
 
-/** The actions present in the trail (for the filter), within the scope. */
-export async function listAuditActions(db: DbExecutor, scope: BranchScope): Promise<string[]> {
+/** The actions present in the rows the reader may see (for the filter): an action only others' rows hold is not offered. */
+export async function listAuditActions(db: DbExecutor, reader: AuditReader): Promise<string[]> {
   const rows = await db
     .selectDistinct({ action: auditEvents.action })
     .from(auditEvents)
-    .where(branchScopeCondition(scope, auditEvents.branchId))
+    .where(auditRoutingCondition(reader))
     .orderBy(auditEvents.action);
   return rows.map((row) => row.action);
 }

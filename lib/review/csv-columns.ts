@@ -1,4 +1,4 @@
-import { erasedText } from "@/lib/pii/erasure-note";
+import { displayReference, erasedText } from "@/lib/pii/erasure-note";
 import { maskIdNumber } from "@/lib/pii/mask";
 import { reviewIdTypeLabels, reviewKindLabels, reviewStateLabels } from "./filters";
 import type { CsvColumn } from "./csv";
@@ -21,7 +21,7 @@ export const maskedExportColumns: CsvColumn<ExportTokenRow>[] = [
     header: "ID number (masked)",
     value: (row) => (row.idNumberLast4 !== null ? maskIdNumber(row.idType, row.idNumberLast4) : erasedText(row.identityErasedAtMs ?? 0, row.identityErasedUnder)),
   },
-  { header: "Reference", value: (row) => row.reference ?? (row.contactErasedAtMs !== null ? erasedText(row.contactErasedAtMs, row.contactErasedUnder) : "") },
+  { header: "Reference", value: (row) => displayReference(row.reference, { contactErasedAt: row.contactErasedAtMs === null ? null : new Date(row.contactErasedAtMs), contactErasedUnder: row.contactErasedUnder }) ?? "" },
   { header: "State", value: (row) => reviewStateLabels[row.state] },
   { header: "Branch", value: (row) => row.branchName },
   { header: "Teller", value: (row) => row.tellerName },

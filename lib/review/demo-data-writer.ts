@@ -4,7 +4,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db/types";
 import { TOKEN_LIFETIME_MS } from "@/lib/tokens/lifetime";
 import { authUsers, branches, staffProfiles, tokenRequests } from "@/lib/db/schema";
-import { computeIdNumberIndex, computeReferenceIndex, computeRequestFingerprint, encryptField, lastFourOf, maskPhoneNumber, maskReference, type PiiKeys } from "@/lib/pii";
+import { computeIdNumberIndex, computeReferenceIndex, computeRequestFingerprint, encryptField, lastFourOf, maskPhoneNumber, maskFreeText, type PiiKeys } from "@/lib/pii";
 import type { DemoPlan, DemoToken } from "./demo-data";
 
 /**
@@ -174,7 +174,7 @@ function tokenRow(
     created_at: token.createdAt.toISOString(),
     request_id: context.requestId,
     // Reference and phones encrypted with a masked display copy, as the issuing code does (ADR 0023).
-    reference_id: maskReference(token.referenceId),
+    reference_id: maskFreeText(token.referenceId),
     reference_encrypted: encrypt("reference", token.referenceId),
     reference_index: computeReferenceIndex(token.referenceId, keys),
     purpose: token.purpose,

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { assertInBranchScope, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Staff } from "@/lib/auth/types";
 import { recordAuditEvent } from "@/lib/audit";
+import { withoutCaseRows } from "@/lib/compliance/case-routing";
 import type { Database } from "@/lib/db/types";
 import { auditEvents, authUsers, branches } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
@@ -116,7 +117,7 @@ async function latestSignOff(db: Database, branchId: string, day: string): Promi
     .select({ at: auditEvents.at, details: auditEvents.details, name: authUsers.name, label: auditEvents.actorLabel })
     .from(auditEvents)
     .leftJoin(authUsers, eq(authUsers.id, auditEvents.actorUserId))
-    .where(and(eq(auditEvents.action, reviewAuditActions.reconciliationSignedOff), eq(auditEvents.subjectType, subject.type), eq(auditEvents.subjectId, subject.id)))
+    .where(and(eq(auditEvents.action, reviewAuditActions.reconciliationSignedOff), eq(auditEvents.subjectType, subject.type), eq(auditEvents.subjectId, subject.id), withoutCaseRows()))
     .orderBy(desc(auditEvents.id))
     .limit(1);
   if (!row) return null;

@@ -250,13 +250,13 @@ function defineReviewTests(createDatabase: () => Promise<ScratchDatabase>) {
 
     it("lists and exports the audit trail by staff member, action and day, within the scope", async () => {
       const kumasiStaff = staffOf("supervisor", "KUM");
-      const page = await listAuditTrailPage(db, kumasiScope(), { action: "token.viewed_by_supervisor" }, 1, 10);
+      const page = await listAuditTrailPage(db, kumasiStaff, { action: "token.viewed_by_supervisor" }, 1, 10);
       expect(page.total).toBeGreaterThan(0);
       expect(page.events.every((event) => event.action === "token.viewed_by_supervisor" && event.branchCode === "KUM")).toBe(true);
       const today = bankDayOf(new Date());
-      expect((await listAuditTrailPage(db, kumasiScope(), { from: "2000-01-01", to: "2000-01-02" }, 1, 10)).total).toBe(0);
-      expect((await listAuditTrailPage(db, kumasiScope(), { staffUserId: kumasiStaff.userId, from: today, to: today }, 1, 10)).total).toBeGreaterThan(0);
-      const response = await exportAuditTrail(db, { staff: kumasiStaff, scope: kumasiScope(), requestId: "r7" }, { staffUserId: kumasiStaff.userId });
+      expect((await listAuditTrailPage(db, kumasiStaff, { from: "2000-01-01", to: "2000-01-02" }, 1, 10)).total).toBe(0);
+      expect((await listAuditTrailPage(db, kumasiStaff, { staffUserId: kumasiStaff.userId, from: today, to: today }, 1, 10)).total).toBeGreaterThan(0);
+      const response = await exportAuditTrail(db, { staff: kumasiStaff, requestId: "r7" }, { staffUserId: kumasiStaff.userId });
       const [header, ...rows] = parseCsv(await response.text());
       expect(header![0]).toBe("When (Accra time)");
       expect(rows.length).toBeGreaterThan(2);

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { assertInBranchScope, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Staff } from "@/lib/auth/types";
 import { recordAuditEvent } from "@/lib/audit";
+import { auditCaseRouting } from "@/lib/compliance/case-routing";
 import { auditActionLabel } from "@/lib/audit/actions";
 import type { Database } from "@/lib/db/types";
 import { auditEvents, authUsers, tokenEvents } from "@/lib/db/schema";
@@ -88,7 +89,7 @@ export async function openReviewTokenDetail(db: Database, context: { staff: Staf
       .select({ at: auditEvents.at, action: auditEvents.action, who: auditEvents.actorLabel, name: authUsers.name, details: auditEvents.details })
       .from(auditEvents)
       .leftJoin(authUsers, eq(authUsers.id, auditEvents.actorUserId))
-      .where(and(eq(auditEvents.subjectType, "token_request"), eq(auditEvents.subjectId, id), inArray(auditEvents.action, [reviewAuditActions.tokenViewed, reviewAuditActions.idRevealed])))
+      .where(and(eq(auditEvents.subjectType, "token_request"), eq(auditEvents.subjectId, id), inArray(auditEvents.action, [reviewAuditActions.tokenViewed, reviewAuditActions.idRevealed]), auditCaseRouting(context.staff)))
       .orderBy(desc(auditEvents.at), desc(auditEvents.id))
       .limit(100),
   ]);

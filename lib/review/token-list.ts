@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { branchScopeCondition, scopedBranchFilter, type BranchScope } from "@/lib/auth/branch-scope";
 import type { Database } from "@/lib/db/types";
 import { authUsers, branches } from "@/lib/db/schema";
-import { displayContact, displayIdNumber } from "@/lib/pii/erasure-note";
+import { displayIdNumber, displayReference } from "@/lib/pii/erasure-note";
 import { computeReferenceIndex } from "@/lib/pii/blind-index";
 import type { PiiKeys } from "@/lib/pii/keys";
 import { maskIdNumber } from "@/lib/pii/mask";
@@ -141,7 +141,7 @@ function toRow(raw: RawRow): ReviewTokenRow {
     idTypeLabel: reviewIdTypeLabels[raw.idType],
     maskedIdNumber: displayIdNumber({ ...raw, identityErasedAt: toDate(raw.identityErasedAt) }, maskIdNumber),
     isIdentityErased: raw.idNumberLast4 === null,
-    reference: displayContact(raw.reference, { ...raw, contactErasedAt: toDate(raw.contactErasedAt) }) ?? "",
+    reference: displayReference(raw.reference, { ...raw, contactErasedAt: toDate(raw.contactErasedAt) }) ?? "",
     state: raw.state,
     branchId: raw.branchId,
     branchCode: raw.branchCode,

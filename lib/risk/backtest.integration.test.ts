@@ -15,6 +15,8 @@ import { evaluateRules } from "./evaluate";
  */
 
 const keys = scratchPiiKeys();
+/** Head office, about whom no planted subject is: the backtest routes its hits as cases are (ADR 0050). */
+const reader = { userId: "backtest-reader", username: "backtest.reader", role: "head_office_supervisor" as const, branch: { id: "00000000-0000-4000-8000-000000000000" } };
 
 forEachDatabase("risk rules backtest", (driver) => {
   let scratch: ScratchDatabase;
@@ -24,7 +26,7 @@ forEachDatabase("risk rules backtest", (driver) => {
   beforeAll(async () => {
     scratch = await openScratchDatabase({ driver, name: "risk_backtest" });
     history = await seedRiskHistory(scratch.db, keys);
-    first = await runBacktest(scratch.db, await loadActiveRules(scratch.db), { from: historyStart, to: historyEnd });
+    first = await runBacktest(scratch.db, reader, await loadActiveRules(scratch.db), { from: historyStart, to: historyEnd });
   }, 120_000);
 
   afterAll(async () => {
@@ -58,7 +60,7 @@ forEachDatabase("risk rules backtest", (driver) => {
   });
 
   it("gives the same report on a second run", async () => {
-    const second = await runBacktest(scratch.db, await loadActiveRules(scratch.db), { from: historyStart, to: historyEnd });
+    const second = await runBacktest(scratch.db, reader, await loadActiveRules(scratch.db), { from: historyStart, to: historyEnd });
     expect(second).toEqual(first);
   });
 
@@ -88,7 +90,7 @@ forEachDatabase("risk rules backtest", (driver) => {
     expect((await loadActiveRules(scratch.db)).find((rule) => rule.ruleKey === "same_id_velocity")!.version).toBe(1);
 
     const [candidate] = await loadRuleVersions(scratch.db, [pending.id]);
-    const side = await runBacktest(scratch.db, [live, candidate!], { from: historyStart, to: historyEnd });
+    const side = await runBacktest(scratch.db, reader, [live, candidate!], { from: historyStart, to: historyEnd });
     const subjectsOf = (version: number) => new Set(side.hits.filter((hit) => hit.rule.version === version).map((hit) => hit.subjectKey));
     for (const subject of subjectsOf(1)) expect(subjectsOf(2).has(subject)).toBe(true);
     // The near-misses of two tokens (id 4: 1 h apart; id 41 and id 42: a failure then more) now match.
@@ -148,7 +150,7 @@ forEachDatabase("risk rules backtest", (driver) => {
     const live = (await loadActiveRules(scratch.db)).find((rule) => rule.ruleKey === "same_id_velocity")!;
     const pending = await proposeRuleVersion(scratch.db, proposer, { ruleKey: "same_id_velocity", params: { minTokens: 3, minBranches: 3 }, severity: "high", mode: "live", reason: "Two branches in a day is a commute, not fraud." });
     const [candidate] = await loadRuleVersions(scratch.db, [pending.id]);
-    const report = await runBacktest(scratch.db, [live, candidate!], { from: historyStart, to: historyEnd });
+    const report = await runBacktest(scratch.db, reader, [live, candidate!], { from: historyStart, to: historyEnd });
     const replayOf = (version: number) => report.perRule.find((rule) => rule.version === version)!.pastCases;
 
     expect(replayOf(live.version)).toMatchObject({ considered: 3, stillRaised: 3, avoided: 0, cleared: { stillRaised: 2, avoided: 0 }, reported: { stillRaised: 1, avoided: 0 } });

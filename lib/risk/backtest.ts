@@ -1,6 +1,7 @@
 import "server-only";
 import { eq, inArray, sql } from "drizzle-orm";
 import { branches, tokenRequests } from "@/lib/db/schema";
+import { caseRoutingCondition, isCaseRoutedTo, type CaseViewer } from "@/lib/compliance/case-routing";
 import type { DbExecutor } from "@/lib/db/types";
 import { evaluateRules, type RuleHit } from "./evaluate";
 import { maskedTokenColumns, toMaskedToken, type MaskedToken } from "./masked-tokens";
@@ -9,6 +10,8 @@ import type { RuleVersion } from "./rules";
 /**
  * A rule version run read-only over a date range (ADR 0046): the same evaluation the live loop
  * runs, inside a READ ONLY transaction, so a backtest can neither make an alert nor change a row.
+ * Its hits and past cases are routed as cases are (lib/compliance/case-routing.ts): the one who runs
+ * it never sees a hit, a count or a past case about themselves (ADR 0050).
  */
 
 export type BacktestReport = {
@@ -50,14 +53,15 @@ export type PastCaseReplay = {
 
 type PastCaseRow = { rule_key: string; case_id: string; subject_type: string; subject_key: string; subject_label: string; state: string; opened_at: string };
 
-async function pastCasesOf(tx: DbExecutor, ruleKeys: readonly string[], range: { from: Date; to: Date }): Promise<PastCaseRow[]> {
+async function pastCasesOf(tx: DbExecutor, viewer: CaseViewer, ruleKeys: readonly string[], range: { from: Date; to: Date }): Promise<PastCaseRow[]> {
   if (ruleKeys.length === 0) return [];
   const result = (await tx.execute(sql`
-    select distinct a.rule_key, c.id as case_id, c.subject_type, c.subject_key, c.subject_label, c.state::text as state, c.opened_at::text as opened_at
-      from risk_alerts a join risk_cases c on c.id = a.case_id
-     where a.mode = 'live'
-       and a.first_hit_at >= ${range.from.toISOString()}::timestamptz and a.first_hit_at < ${range.to.toISOString()}::timestamptz
-       and a.rule_key in (${sql.join(
+    select distinct risk_alerts.rule_key, risk_cases.id as case_id, risk_cases.subject_type, risk_cases.subject_key, risk_cases.subject_label,
+           risk_cases.state::text as state, risk_cases.opened_at::text as opened_at
+      from risk_alerts join risk_cases on risk_cases.id = risk_alerts.case_id
+     where risk_alerts.mode = 'live' and ${caseRoutingCondition(viewer)}
+       and risk_alerts.first_hit_at >= ${range.from.toISOString()}::timestamptz and risk_alerts.first_hit_at < ${range.to.toISOString()}::timestamptz
+       and risk_alerts.rule_key in (${sql.join(
          ruleKeys.map((key) => sql`${key}`),
          sql`, `,
        )})
@@ -80,15 +84,18 @@ export function replayPastCases(cases: readonly PastCaseRow[], ruleHits: readonl
   return replay;
 }
 
-export async function runBacktest(db: DbExecutor, rules: readonly RuleVersion[], range: { from: Date; to: Date }): Promise<BacktestReport> {
+export async function runBacktest(db: DbExecutor, viewer: CaseViewer, rules: readonly RuleVersion[], range: { from: Date; to: Date }): Promise<BacktestReport> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set transaction read only`);
     const counted = (await tx.execute(
       sql`select count(*)::int as total from token_requests where created_at >= ${range.from.toISOString()}::timestamptz and created_at < ${range.to.toISOString()}::timestamptz`,
     )) as unknown as { rows: { total: number }[] };
     const tokensEvaluated = Number(counted.rows[0]?.total ?? 0);
-    const hits = await evaluateRules(tx, rules, { from: range.from, to: range.to });
-    const pastCases = await pastCasesOf(tx, [...new Set(rules.map((rule) => rule.ruleKey))], range);
+    // A hit is what a case would be: routed as its case would be, before anything is counted.
+    const hits = (await evaluateRules(tx, rules, { from: range.from, to: range.to })).filter((hit) =>
+      isCaseRoutedTo(viewer, { subjectType: hit.subjectType, subjectUserId: hit.subjectUserId, routeBranchId: hit.subjectType === "staff" ? null : hit.latestBranchId }),
+    );
+    const pastCases = await pastCasesOf(tx, viewer, [...new Set(rules.map((rule) => rule.ruleKey))], range);
     const perRule = rules.map((rule) => {
       const ruleHits = hits.filter((hit) => hit.rule.id === rule.id);
       const tokens = new Set(ruleHits.flatMap((hit) => hit.tokenIds));

@@ -154,10 +154,12 @@ forEachDatabase("risk alerts and cases", (driver) => {
     expect(detail.riskCase.state).toBe("escalated");
     expect(detail.reportDueAt!.getTime() - detail.riskCase.suspicionFormedAt!.getTime()).toBe(24 * 3_600_000);
     await expect(decideCase(scratch.db, people.supervisorA, riskCase!.id, "report", "Reporting it to the FIC.")).rejects.toMatchObject({ code: "FORBIDDEN" });
-    expect((await decideCase(scratch.db, people.headOffice1, riskCase!.id, "report", "Reported to the FIC.")).state).toBe("reported");
+    // A high case: the report is proposed by one and confirmed by a second person (issue 34).
+    expect(await decideCase(scratch.db, people.headOffice1, riskCase!.id, "report", "Reported to the FIC.")).toEqual({ state: "escalated", waitingForSecondPerson: true });
+    expect((await decideCase(scratch.db, people.headOffice2, riskCase!.id, "report", "Confirmed: reported to the FIC.")).state).toBe("reported");
     // People are named as on the rest of the desk: by display name, never by username.
     const reported = await getCase(scratch.db, people.headOffice1, riskCase!.id);
-    expect(reported.names[reported.riskCase.decidedByUserId!]).toBe("Person headOffice1");
+    expect(reported.names[reported.riskCase.decidedByUserId!]).toBe("Person headOffice2");
     expect((await erasePart(scratch.db, tokenIds.slice(0, 1), "contact", "request", new Date())).length).toBe(1);
   });
 
@@ -184,7 +186,7 @@ forEachDatabase("risk alerts and cases", (driver) => {
   });
 
   it("gives each rule's hits per 1,000 tokens and the share of its decided cases cleared as false positives", async () => {
-    const figures = await readRuleFigures(scratch.db, { from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 60_000) });
+    const figures = await readRuleFigures(scratch.db, people.headOffice2, { from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 60_000) });
     // The 4 tokens of the reported case, 3 under the shadow version, 1 after the re-approval.
     expect(figures.tokens).toBe(8);
     const of = (key: string) => figures.rules.find((rule) => rule.ruleKey === key)!;
@@ -193,7 +195,59 @@ forEachDatabase("risk alerts and cases", (driver) => {
     // Rule 8: the staff case, cleared by two people.
     expect(of("staff_id_access")).toMatchObject({ liveHits: 1, decidedCases: 1, clearedCases: 1, falsePositiveShare: 1 });
     expect(of("mule_phone")).toMatchObject({ liveHits: 0, livePerThousand: 0, decidedCases: 0, falsePositiveShare: null });
-    expect(figures.rules).toHaveLength(9);
+    expect(figures.rules).toHaveLength(10);
+  });
+
+  // Issue 34: escalate → "not reported" by one supervisor closed a staff case, its alerts and the hold alone.
+  it("closes an escalated staff case as not reported (or reported) only with a second person", async () => {
+    const subject = people.supervisorA2;
+    for (let n = 0; n < 21; n += 1) {
+      await recordAuditEvent(scratch.db, { action: "token.id_revealed", actor: { userId: subject.userId, username: subject.username }, subject: { type: "token_request", id: tokenIds[1]! }, branchId: branchIds.A, details: { reason: "test" } });
+    }
+    expect(await evaluateChanges(scratch.db, { owner: "test" })).toMatchObject({ casesOpened: 1 });
+    const staffCase = (await listCases(scratch.db, people.headOffice1, { open: true })).find((row) => row.subjectType === "staff" && row.subjectUserId === subject.userId)!;
+    const isHeld = async () => (await scratch.db.select().from(riskCaseTokens).where(and(eq(riskCaseTokens.caseId, staffCase.id), isNull(riskCaseTokens.releasedAt)))).length > 0;
+    expect(await isHeld()).toBe(true);
+    const one = people.headOffice1;
+    await decideCase(scratch.db, one, staffCase.id, "escalate", "Reveals of cards never seen at the branch.");
+    // One person alone: the proposal waits, and the same person cannot confirm it.
+    expect(await decideCase(scratch.db, one, staffCase.id, "not_report", "Explained by the branch audit.")).toEqual({ state: "escalated", waitingForSecondPerson: true });
+    await expect(decideCase(scratch.db, one, staffCase.id, "not_report", "Confirming my own proposal.")).rejects.toMatchObject({ code: "FORBIDDEN" });
+    // Switching to "report" is a new proposal, never a closing by the same one person.
+    expect(await decideCase(scratch.db, one, staffCase.id, "report", "Reporting it after all.")).toEqual({ state: "escalated", waitingForSecondPerson: true });
+    await expect(decideCase(scratch.db, one, staffCase.id, "report", "Confirming my own report.")).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect((await getCase(scratch.db, people.headOffice2, staffCase.id)).riskCase.state).toBe("escalated");
+    expect(await isHeld()).toBe(true);
+    const openAlerts = await scratch.db.select().from(riskAlerts).where(and(eq(riskAlerts.caseId, staffCase.id), eq(riskAlerts.isOpen, true)));
+    expect(openAlerts.length).toBeGreaterThan(0);
+    // A second person confirming the other closing is their own proposal, not a confirmation.
+    expect(await decideCase(scratch.db, people.headOffice2, staffCase.id, "not_report", "Not reportable: the audit explains it.")).toEqual({ state: "escalated", waitingForSecondPerson: true });
+    // The first confirms the second's proposal: two people, the case closes.
+    expect(await decideCase(scratch.db, one, staffCase.id, "not_report", "Agreed: not reportable.")).toEqual({ state: "not_reported", waitingForSecondPerson: false });
+    expect(await isHeld()).toBe(false);
+    expect(await scratch.db.select().from(riskAlerts).where(and(eq(riskAlerts.caseId, staffCase.id), eq(riskAlerts.isOpen, true)))).toEqual([]);
+    // Neither the subject nor a branch supervisor may even try.
+    for (const who of ["supervisorA2", "supervisorA"] as const) {
+      await expect(decideCase(scratch.db, people[who], staffCase.id, "not_report", "Closing it myself.")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    }
+  });
+
+  it("refuses every one-person closing of a high customer case: clear, then report after escalating", async () => {
+    const index = computeIdNumberIndex("GHA-444444444-4", keys);
+    await scratch.db.update(riskRuleVersions).set({ approvedAt: new Date(0) }).where(eq(riskRuleVersions.ruleKey, "same_id_velocity"));
+    for (let n = 0; n < 3; n += 1) await aTokenRequest(scratch.db, { branchId: branchIds.A, issuedByUserId: people.teller.userId, kind: "fingerprint", outcome: "issued", idNumberIndex: index, idNumberLast4: "4444", idNumberEncrypted: "not-read" });
+    await evaluateChanges(scratch.db, { owner: "test" });
+    const [customerCase] = await scratch.db.select().from(riskCases).where(and(eq(riskCases.subjectKey, index)));
+    expect(customerCase).toBeDefined();
+    expect(customerCase!.severity).toBe("high");
+    const one = people.headOffice1;
+    expect((await decideCase(scratch.db, one, customerCase!.id, "clear", "Nothing to see here.")).waitingForSecondPerson).toBe(true);
+    await expect(decideCase(scratch.db, one, customerCase!.id, "clear", "Confirming myself.")).rejects.toMatchObject({ code: "FORBIDDEN" });
+    // Escalating withdraws the clearing; reporting alone waits too.
+    await decideCase(scratch.db, one, customerCase!.id, "escalate", "Four cards at one desk.");
+    expect((await getCase(scratch.db, one, customerCase!.id)).riskCase.closeProposedByUserId).toBeNull();
+    expect((await decideCase(scratch.db, one, customerCase!.id, "report", "Reported to the FIC.")).waitingForSecondPerson).toBe(true);
+    expect((await decideCase(scratch.db, people.headOffice2, customerCase!.id, "report", "Confirmed: reported.")).state).toBe("reported");
   });
 
   it("keeps the audit chain whole", async () => {

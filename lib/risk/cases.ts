@@ -1,46 +1,31 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { recordAuditEvent } from "@/lib/audit";
 import { hasPermission } from "@/lib/auth/permissions";
+import { canSeeCases, caseRoutingCondition, type CaseViewer } from "@/lib/compliance/case-routing";
 import type { DbExecutor } from "@/lib/db/types";
 import { authUsers, branches, riskAlerts, riskCaseNotes, riskCases, riskCaseTokens, tokenRequests, type RiskAlert, type RiskCase, type RiskCaseNote } from "@/lib/db/schema";
-import type { StaffRole } from "@/lib/domain/staff-roles";
 import { AppError } from "@/lib/errors";
 import { releaseTokens } from "./alerts";
 import { maskedTokenColumns, toMaskedToken, type MaskedToken } from "./masked-tokens";
 
 /**
- * Risk cases and who may see them (ADR 0046). Routing is a WHERE condition every read goes
- * through, so no page, count or route can show a case to someone it is not routed to:
- * - nobody without `risk.cases` (tellers, administrators) sees any case;
- * - nobody sees a case about themselves;
- * - a branch supervisor sees the customer cases routed to their branch (its latest token's), never
- *   a staff case — so never one about a colleague they supervise;
- * - head office (`branches.all`) sees every case.
- * A case outside the viewer's routing reads as NOT_FOUND, like a token of another branch.
+ * Risk cases (ADR 0046): lists, the case page, notes and decisions. Who may see a case is one rule,
+ * `caseRoutingCondition` in lib/compliance/case-routing.ts, a WHERE condition every read here goes
+ * through — and the audit trail, the rule figures and the backtest go through the same rule, so no
+ * page, count or route can show a case, or a row about one, to someone it is not routed to. A case
+ * outside the viewer's routing reads as NOT_FOUND, like a token of another branch.
  */
 
-export type CaseViewer = { userId: string; username: string; role: StaffRole; branch: { id: string } };
+export { canSeeCases, caseRoutingCondition, type CaseViewer };
 
 export const openCaseStates = ["open", "in_review", "escalated"] as const;
 const closedStates = ["cleared", "reported", "not_reported"] as const;
 /** The AML reporting clock: a suspicious transaction report within 24 hours of forming the suspicion. */
 export const reportingClockMs = 24 * 3_600_000;
 
-export function canSeeCases(viewer: Pick<CaseViewer, "role">): boolean {
-  return hasPermission(viewer.role, "risk.cases");
-}
-
 function isHeadOffice(viewer: Pick<CaseViewer, "role">): boolean {
   return hasPermission(viewer.role, "branches.all");
-}
-
-/** The routing condition; `undefined` never: a viewer without the right gets `false`. */
-export function caseRoutingCondition(viewer: CaseViewer): SQL {
-  if (!canSeeCases(viewer)) return sql`false`;
-  const notAboutThem = sql`${riskCases.subjectUserId} is distinct from ${viewer.userId}`;
-  if (isHeadOffice(viewer)) return notAboutThem;
-  return and(notAboutThem, ne(riskCases.subjectType, "staff"), eq(riskCases.routeBranchId, viewer.branch.id))!;
 }
 
 export type CaseListRow = RiskCase & { alerts: number; sentence: string | null; branchName: string | null };
@@ -109,7 +94,7 @@ export async function getCase(db: DbExecutor, viewer: CaseViewer, caseId: string
     .where(eq(riskCaseTokens.caseId, caseId))
     .orderBy(asc(tokenRequests.createdAt));
   const [branch] = riskCase.routeBranchId ? await db.select({ name: branches.name }).from(branches).where(eq(branches.id, riskCase.routeBranchId)) : [];
-  const userIds = [riskCase.assigneeUserId, riskCase.decidedByUserId, riskCase.clearProposedByUserId].filter((id): id is string => id !== null);
+  const userIds = [riskCase.assigneeUserId, riskCase.decidedByUserId, riskCase.closeProposedByUserId].filter((id): id is string => id !== null);
   const users = userIds.length > 0 ? await db.select({ id: authUsers.id, name: authUsers.name }).from(authUsers).where(inArray(authUsers.id, userIds)) : [];
   return {
     riskCase,
@@ -158,13 +143,21 @@ export async function takeCase(db: DbExecutor, viewer: CaseViewer, caseId: strin
 }
 
 export type Decision = "clear" | "escalate" | "report" | "not_report";
+type ClosedState = (typeof closedStates)[number];
+const closingOf: Record<Exclude<Decision, "escalate">, ClosedState> = { clear: "cleared", report: "reported", not_report: "not_reported" };
 
-/** Whether clearing needs a second person: a high-severity case, or one about a staff member. */
-export function clearingNeedsSecondPerson(riskCase: Pick<RiskCase, "severity" | "subjectType">): boolean {
+/**
+ * Whether closing needs a second person: a high-severity case, or one about a staff member — by
+ * every path that closes it (cleared; reported or not after an escalation), since each closes its
+ * alerts and releases the evidence hold. The severity is read under the row lock at each step.
+ */
+export function closingNeedsSecondPerson(riskCase: Pick<RiskCase, "severity" | "subjectType">): boolean {
   return riskCase.severity === "high" || riskCase.subjectType === "staff";
 }
 
 export type DecideResult = { state: RiskCase["state"]; waitingForSecondPerson: boolean };
+
+const noProposal = { closeProposedState: null, closeProposedByUserId: null, closeProposedAt: null, closeProposedReason: null } as const;
 
 export async function decideCase(db: DbExecutor, viewer: CaseViewer, caseId: string, decision: Decision, reasonText: string, now = new Date()): Promise<DecideResult> {
   const reason = requireReason(reasonText);
@@ -173,41 +166,43 @@ export async function decideCase(db: DbExecutor, viewer: CaseViewer, caseId: str
     const isOpen = riskCase.state === "open" || riskCase.state === "in_review";
     if (decision === "escalate") {
       if (!isOpen) throw new AppError("CONFLICT", `cannot escalate a ${riskCase.state} case`, { userMessage: "Only an open case can be escalated." });
-      await tx.update(riskCases).set({ state: "escalated", suspicionFormedAt: now, updatedAt: now, decisionReason: reason }).where(eq(riskCases.id, caseId));
+      // A clearing proposed before is withdrawn: the case now waits for the reporting decision.
+      await tx.update(riskCases).set({ state: "escalated", suspicionFormedAt: now, updatedAt: now, decisionReason: reason, ...noProposal }).where(eq(riskCases.id, caseId));
       await audit(tx, viewer, "risk.case_escalated", caseId, { reason, suspicionFormedAt: now.toISOString() });
       return { state: "escalated", waitingForSecondPerson: false };
     }
     if (decision === "report" || decision === "not_report") {
       if (riskCase.state !== "escalated") throw new AppError("CONFLICT", "not escalated", { userMessage: "Only an escalated case is reported or not." });
       if (!isHeadOffice(viewer)) throw new AppError("FORBIDDEN", "reporting is head office's", { userMessage: "The AML reporting officer at head office decides the report." });
-      const state = decision === "report" ? "reported" : "not_reported";
+    } else if (!isOpen) {
+      throw new AppError("CONFLICT", `cannot clear a ${riskCase.state} case`, { userMessage: "Only an open case can be cleared." });
+    }
+    const state = closingOf[decision];
+    if (!closingNeedsSecondPerson(riskCase)) {
       await close(tx, viewer, riskCase, state, reason, now);
       return { state, waitingForSecondPerson: false };
     }
-    // Clearing.
-    if (!isOpen) throw new AppError("CONFLICT", `cannot clear a ${riskCase.state} case`, { userMessage: "Only an open case can be cleared." });
-    if (!clearingNeedsSecondPerson(riskCase)) {
-      await close(tx, viewer, riskCase, "cleared", reason, now);
-      return { state: "cleared", waitingForSecondPerson: false };
-    }
-    if (riskCase.clearProposedByUserId === null) {
-      await tx.update(riskCases).set({ clearProposedByUserId: viewer.userId, clearProposedAt: now, clearProposedReason: reason, updatedAt: now }).where(eq(riskCases.id, caseId));
-      await audit(tx, viewer, "risk.case_clear_proposed", caseId, { reason });
+    // Two people: the first proposes this closing; a different decision is a new proposal.
+    if (riskCase.closeProposedByUserId === null || riskCase.closeProposedState !== state) {
+      await tx.update(riskCases).set({ closeProposedState: state, closeProposedByUserId: viewer.userId, closeProposedAt: now, closeProposedReason: reason, updatedAt: now }).where(eq(riskCases.id, caseId));
+      await audit(tx, viewer, state === "cleared" ? "risk.case_clear_proposed" : "risk.case_close_proposed", caseId, { decision: state, reason });
       return { state: riskCase.state, waitingForSecondPerson: true };
     }
-    if (viewer.userId === riskCase.clearProposedByUserId || viewer.userId === riskCase.assigneeUserId) {
-      throw new AppError("FORBIDDEN", "second person must differ", { userMessage: "A second person, neither the one who proposed clearing nor the assignee, must confirm it." });
+    // The subject never gets here (the case is not routed to them); the proposer and the assignee may not confirm.
+    if (viewer.userId === riskCase.closeProposedByUserId || viewer.userId === riskCase.assigneeUserId || viewer.userId === riskCase.subjectUserId) {
+      throw new AppError("FORBIDDEN", "second person must differ", { userMessage: "A second person, neither the one who proposed closing it nor the assignee, must confirm it." });
     }
-    await close(tx, viewer, riskCase, "cleared", reason, now);
-    return { state: "cleared", waitingForSecondPerson: false };
+    await close(tx, viewer, riskCase, state, reason, now);
+    return { state, waitingForSecondPerson: false };
   });
 }
 
-async function close(tx: DbExecutor, viewer: CaseViewer, riskCase: RiskCase, state: (typeof closedStates)[number], reason: string, now: Date): Promise<void> {
+async function close(tx: DbExecutor, viewer: CaseViewer, riskCase: RiskCase, state: ClosedState, reason: string, now: Date): Promise<void> {
   await tx.update(riskCases).set({ state, decidedByUserId: viewer.userId, decidedAt: now, decisionReason: reason, updatedAt: now }).where(eq(riskCases.id, riskCase.id));
   await tx.update(riskAlerts).set({ isOpen: false }).where(and(eq(riskAlerts.caseId, riskCase.id), eq(riskAlerts.isOpen, true)));
   const released = await releaseTokens(tx, riskCase.id, now);
-  await audit(tx, viewer, `risk.case_${state}`, riskCase.id, { reason, tokensReleased: released, ...(state === "cleared" && riskCase.clearProposedByUserId ? { proposedBy: riskCase.clearProposedByUserId } : {}) });
+  const proposedBy = riskCase.closeProposedState === state ? riskCase.closeProposedByUserId : null;
+  await audit(tx, viewer, `risk.case_${state}`, riskCase.id, { reason, tokensReleased: released, ...(proposedBy ? { proposedBy } : {}) });
 }
 
 /** For tests and the figures: the cases a given subject has (no routing: server-side use only). */

@@ -2,7 +2,7 @@ import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/types";
 import { maskIdNumber } from "@/lib/pii/mask";
-import { accessActions, paramsOf, ruleNumbers, ruleSubjects, thresholdWords, type RuleKey, type RuleVersion, type SubjectType } from "./rules";
+import { accessActions, paramsOf, smsTokenAttachAction, ruleNumbers, ruleSubjects, thresholdWords, type RuleKey, type RuleVersion, type SubjectType } from "./rules";
 
 /**
  * The one evaluation of the risk rules (ADR 0046): read-only SQL over the blind indexes, the
@@ -289,6 +289,26 @@ async function tellerFailureRate(db: DbExecutor, rule: RuleVersion, window: Wind
   return [...failing, ...outOfHours];
 }
 
+async function smsTokenAttach(db: DbExecutor, rule: RuleVersion, window: Window, filter: SubjectFilter): Promise<TriggerRow[]> {
+  const p = paramsOf({ ruleKey: "sms_token_attach", params: rule.params });
+  // The supervisor who attached is the subject; the attempts they attached are the tokens.
+  return rows<TriggerRow>(
+    db,
+    sql`select a.actor_user_id as subject, ${ms(sql`a.at`)} as at_ms, a.branch_id::text as branch_id,
+               count(*)::int as attaches, count(distinct b.details->>'issuedByUserId')::int as issuers,
+               string_agg(case when b.subject_type = 'token_request' then b.subject_id end, ',') as token_ids,
+               string_agg(b.id::text, ',') as audit_ids, ${ms(sql`min(b.at)`)} as first_ms
+          from audit_events a
+          join audit_events b on b.actor_user_id = a.actor_user_id and b.action = a.action
+           and b.at > a.at - ${hours(p.windowHours)} and b.at <= a.at
+         where a.actor_user_id is not null and a.action = ${smsTokenAttachAction}
+           and a.at >= ${at(window.from)} and a.at < ${at(window.to)}
+           and ${inList(sql`a.actor_user_id`, filter.userIds)}
+         group by a.id, a.actor_user_id, a.at, a.branch_id
+        having count(*) > ${p.maxAttaches}::int`,
+  );
+}
+
 const evaluators: Partial<Record<RuleKey, { run: (db: DbExecutor, rule: RuleVersion, window: Window, filter: SubjectFilter) => Promise<TriggerRow[]>; counters: string[] }>> = {
   same_id_velocity: { run: sameIdVelocity, counters: ["tokens", "branches", "span_ms"] },
   mule_phone: { run: mulePhone, counters: ["id_numbers", "tokens"] },
@@ -299,6 +319,7 @@ const evaluators: Partial<Record<RuleKey, { run: (db: DbExecutor, rule: RuleVers
   new_phone_after_verified: { run: newPhoneAfterVerified, counters: ["tokens"] },
   card_fail_then_other_id: { run: cardFailThenOtherId, counters: ["tokens"] },
   teller_failure_rate: { run: tellerFailureRate, counters: ["id_numbers", "failed", "tokens", "out_of_hours"] },
+  sms_token_attach: { run: smsTokenAttach, counters: ["attaches", "issuers"] },
 };
 
 /** The rules this build can evaluate; the others are data waiting for their evaluator. */
@@ -409,6 +430,9 @@ export function sentenceOf(hit: Pick<RuleHit, "rule" | "subjectType" | "subjectL
       what = parts.length > 0 ? `${parts.join(", ")} in 24 h` : "ID access";
       break;
     }
+    case "sms_token_attach":
+      what = c.attaches === 1 ? "a token entered from a customer's SMS" : `${c.attaches} tokens entered from customers' SMS (attempts of ${c.issuers} ${c.issuers === 1 ? "teller" : "tellers"})`;
+      break;
     default:
       what = "matched";
   }

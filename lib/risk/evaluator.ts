@@ -5,7 +5,7 @@ import { riskEvaluatorState } from "@/lib/db/schema";
 import { applyHits, type ApplyReport } from "./alerts";
 import { evaluateRules } from "./evaluate";
 import { loadActiveRules } from "./rule-versions";
-import { accessActions } from "./rules";
+import { ruleAuditActions } from "./rules";
 
 /**
  * The live evaluator (ADR 0046): behind issuing, never in it. Each pass takes the evaluator's one
@@ -62,7 +62,10 @@ export async function evaluateChanges(db: Database, options: { owner: string; no
     const events = await rowsOf<{ actor: string | null; at_ms: number; seq: string | number; counted: boolean }>(
       tx,
       sql`select actor_user_id as actor, (extract(epoch from at) * 1000)::float8 as at_ms, chain_seq as seq,
-                 (actor_user_id is not null and action in (${accessActions.idRevealed}, ${accessActions.idSearched}, ${accessActions.exportedFullIds})) as counted
+                 (actor_user_id is not null and action in (${sql.join(
+                   ruleAuditActions.map((action) => sql`${action}`),
+                   sql`, `,
+                 )})) as counted
             from audit_events where chain_seq > ${auditCursor} and chain_seq <= ${maxSeq}
            order by chain_seq limit ${auditBatch}`,
     );
@@ -73,7 +76,7 @@ export async function evaluateChanges(db: Database, options: { owner: string; no
     if (times.length > 0) {
       const idIndexes = [...new Set(changed.map((row) => row.id_index).filter((value): value is string => value !== null))];
       const phoneIndexes = [...new Set(changed.map((row) => row.phone_index).filter((value): value is string => value !== null))];
-      // Staff subjects: who read ID numbers (rule 8) and who issued the changed tokens (rule 7).
+      // Staff subjects: who read ID numbers (rule 8) or attached an SMS token (rule 10), and who issued the changed tokens (rule 7).
       const userIds = [...new Set([...counted.map((row) => row.actor!), ...changed.map((row) => row.issuer)])];
       const rules = await loadActiveRules(tx);
       // Triggers are the changed rows themselves: from the oldest of them, to a minute past now

@@ -1,5 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { alertRoutingCondition, caseRoutingCondition, type CaseViewer } from "@/lib/compliance/case-routing";
 import type { DbExecutor } from "@/lib/db/types";
 import { RULE_KEYS, type RuleKey } from "./rules";
 
@@ -9,7 +10,9 @@ import { RULE_KEYS, type RuleKey } from "./rules";
  *   raised in the range, per 1 000 tokens created in the range;
  * - false positives: of the decided cases holding a live alert of the rule that were decided in
  *   the range, the share cleared (a person found nothing) rather than escalated and reported or not.
- * Counts only: no subject, no branch, so the figures can tip nobody off.
+ * Counts only, no subject, no branch — and only of the alerts and cases routed to the reader
+ * (lib/compliance/case-routing.ts): a head-office supervisor's own staff case is not a hit of rule 8
+ * on their page, so the figures can tip nobody off (ADR 0050).
  */
 
 export type RuleFigure = {
@@ -32,7 +35,7 @@ type CaseRow = { rule_key: string; decided: number; cleared: number };
 
 const perThousand = (count: number, tokens: number) => (tokens === 0 ? null : Math.round((count / tokens) * 10_000) / 10);
 
-export async function readRuleFigures(db: DbExecutor, range: { from: Date; to: Date }): Promise<RuleFigures> {
+export async function readRuleFigures(db: DbExecutor, viewer: CaseViewer, range: { from: Date; to: Date }): Promise<RuleFigures> {
   const from = range.from.toISOString();
   const to = range.to.toISOString();
   const tokenRows = (await db.execute(
@@ -42,15 +45,15 @@ export async function readRuleFigures(db: DbExecutor, range: { from: Date; to: D
   const hitRows = (await db.execute(sql`
     select rule_key, mode::text as mode, coalesce(sum(hits), 0)::int as hits
       from risk_alerts
-     where first_hit_at >= ${from}::timestamptz and first_hit_at < ${to}::timestamptz
+     where first_hit_at >= ${from}::timestamptz and first_hit_at < ${to}::timestamptz and ${alertRoutingCondition(viewer)}
      group by rule_key, mode`)) as unknown as { rows: HitRow[] };
   // A case with two alerts of one rule counts once for it.
   const caseRows = (await db.execute(sql`
     select per_rule.rule_key, count(*)::int as decided, count(*) filter (where per_rule.state = 'cleared')::int as cleared
-      from (select distinct a.rule_key, c.id, c.state::text as state
-              from risk_alerts a join risk_cases c on c.id = a.case_id
-             where a.mode = 'live' and c.decided_at >= ${from}::timestamptz and c.decided_at < ${to}::timestamptz
-               and c.state in ('cleared', 'reported', 'not_reported')) per_rule
+      from (select distinct risk_alerts.rule_key, risk_cases.id, risk_cases.state::text as state
+              from risk_alerts join risk_cases on risk_cases.id = risk_alerts.case_id
+             where risk_alerts.mode = 'live' and risk_cases.decided_at >= ${from}::timestamptz and risk_cases.decided_at < ${to}::timestamptz
+               and risk_cases.state in ('cleared', 'reported', 'not_reported') and ${caseRoutingCondition(viewer)}) per_rule
      group by per_rule.rule_key`)) as unknown as { rows: CaseRow[] };
   const rules = RULE_KEYS.map((ruleKey): RuleFigure => {
     const hitsOf = (mode: string) => Number(hitRows.rows.find((row) => row.rule_key === ruleKey && row.mode === mode)?.hits ?? 0);

@@ -38,4 +38,8 @@ export const ruleParamSpecs: { [K in RuleKey]: Record<string, ParamSpec> } = {
     noTokenLookbackDays: { label: "A reveal needs a token at the branch within (days)", kind: "integer", min: 1, max: 365 },
   },
   fingerprint_two_branches: { windowHours: { label: "Window (hours)", kind: "integer", min: 1, max: 72 } },
+  sms_token_attach: {
+    windowHours: { label: "Window (hours)", kind: "integer", min: 1, max: 720 },
+    maxAttaches: { label: "Attaches by one supervisor allowed in the window", hint: "0 flags every attach.", kind: "integer", min: 0, max: 1000 },
+  },
 };

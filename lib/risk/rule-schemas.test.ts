@@ -58,4 +58,20 @@ describe("parseBacktestRange", () => {
     expect(parseBacktestRange({ from: "yesterday", to: "2026-03-01" }, now)).toMatchObject({ run: false, error: "Give both days as dates." });
     expect(parseBacktestRange({ from: "2025-01-01", to: "2026-03-01" }, now)).toMatchObject({ run: false, error: `A backtest covers at most ${maxBacktestDays} days.` });
   });
+
+  it("refuses a day before 2000, after 2100, or that does not exist, as the API's since", () => {
+    const outOfRange = "Give days that exist, from 2000 to 2100.";
+    for (const [from, to] of [
+      ["0000-01-01", "0000-01-14"],
+      ["1999-12-31", "2000-01-02"],
+      ["2100-12-31", "2101-01-01"],
+      ["9999-12-01", "9999-12-31"],
+      ["2026-02-28", "2026-02-31"],
+      ["2026-13-01", "2026-13-02"],
+    ]) {
+      expect(parseBacktestRange({ from, to }, now), `${from} – ${to}`).toMatchObject({ run: false, error: outOfRange, from: "2026-03-03", to: "2026-03-16" });
+    }
+    expect(parseBacktestRange({ from: "2000-01-01", to: "2000-01-14" }, now)).toMatchObject({ run: true, start: new Date("2000-01-01T00:00:00Z") });
+    expect(parseBacktestRange({ from: "2100-12-18", to: "2100-12-31" }, now)).toMatchObject({ run: true, end: new Date("2101-01-01T00:00:00Z") });
+  });
 });

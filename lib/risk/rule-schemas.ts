@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { earliestYear, isoDaySchema, latestYear } from "@/lib/validation/query-values";
 import { ruleParamSpecs, type ParamSpec } from "./rule-params";
 import { RULE_KEYS } from "./rules";
 
@@ -64,9 +65,14 @@ export function parseBacktestRange(query: { from?: string; to?: string }, now: D
   const fallback = { from: fallbackFrom, to: today, start: new Date(Date.parse(fallbackFrom)), end: new Date(Date.parse(today) + dayMs) };
   if (query.from === undefined && query.to === undefined) return { ...fallback, run: false };
   const { from = "", to = "" } = query;
+  if (!dayPattern.test(from) || !dayPattern.test(to)) return { ...fallback, run: false, error: "Give both days as dates." };
+  // The days the API's `since` allows: PostgreSQL has no year 0000, and `Date.parse` would turn a
+  // 31 February into a day of March rather than refuse it.
+  if (!isoDaySchema.safeParse(from).success || !isoDaySchema.safeParse(to).success) {
+    return { ...fallback, run: false, error: `Give days that exist, from ${earliestYear} to ${latestYear}.` };
+  }
   const start = Date.parse(from);
   const last = Date.parse(to);
-  if (!dayPattern.test(from) || !dayPattern.test(to) || Number.isNaN(start) || Number.isNaN(last)) return { ...fallback, run: false, error: "Give both days as dates." };
   if (last < start) return { ...fallback, run: false, error: "The last day comes after the first." };
   if ((last - start) / dayMs + 1 > maxBacktestDays) return { ...fallback, run: false, error: `A backtest covers at most ${maxBacktestDays} days.` };
   return { from, to, start: new Date(start), end: new Date(last + dayMs), run: true };

@@ -1,11 +1,15 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { reviewAuditActions } from "@/lib/review/audit-actions";
-import { accessActions, defaultRuleParams, paramsOf, RULE_KEYS, thresholdWords } from "./rules";
+import { accessActions, defaultRuleParams, paramsOf, RULE_KEYS, smsTokenAttachAction, thresholdWords } from "./rules";
 
 describe("risk rules as data", () => {
   it("counts the same audit actions lib/review writes", () => {
     expect(accessActions).toEqual({ idRevealed: reviewAuditActions.idRevealed, idSearched: reviewAuditActions.idSearched, exportedFullIds: reviewAuditActions.exportedFullIds });
+  });
+
+  it("counts the attach action lib/tokens writes", () => {
+    expect(readFileSync("lib/tokens/attach-sms-token.ts", "utf8")).toContain(`action: "${smsTokenAttachAction}"`);
   });
 
   it("reads a version's parameters over the defaults, ignoring what is not a finite number", () => {
@@ -15,7 +19,8 @@ describe("risk rules as data", () => {
 
   it("has shipped defaults for every rule, the same as the migration inserts", () => {
     expect(Object.keys(defaultRuleParams).sort()).toEqual([...RULE_KEYS].sort());
-    const migration = readFileSync("drizzle/0020_risk-rules-and-cases.sql", "utf8");
+    // Rules 1–9 came with the migration risk-rules-and-cases; a later rule with its own migration.
+    const migration = readdirSync("drizzle").filter((name) => name.endsWith(".sql")).map((name) => readFileSync(`drizzle/${name}`, "utf8")).join("\n");
     for (const key of RULE_KEYS) expect(migration, key).toContain(`('${key}', 1, '${JSON.stringify(defaultRuleParams[key])}'`);
     expect(thresholdWords({ ruleKey: "same_id_velocity", params: { minTokens: 3 } })).toBe("≥ 3 in 24 h or ≥ 2 branches");
   });

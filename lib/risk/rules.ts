@@ -14,6 +14,7 @@ export const RULE_KEYS = [
   "teller_failure_rate",
   "staff_id_access",
   "fingerprint_two_branches",
+  "sms_token_attach",
 ] as const;
 
 export type RuleKey = (typeof RULE_KEYS)[number];
@@ -32,6 +33,7 @@ export type RuleParams = {
   teller_failure_rate: { minIdNumbers: number; minFailedShare: number; openHour: number; closeHour: number };
   staff_id_access: { maxReveals: number; maxSearches: number; maxFullExports: number; noTokenLookbackDays: number };
   fingerprint_two_branches: { windowHours: number };
+  sms_token_attach: { windowHours: number; maxAttaches: number };
 };
 
 /** The shipped version 1 of each rule (also inserted by the migration `risk-rules-and-cases`). */
@@ -45,6 +47,8 @@ export const defaultRuleParams: { [K in RuleKey]: RuleParams[K] } = {
   teller_failure_rate: { minIdNumbers: 10, minFailedShare: 0.8, openHour: 8, closeHour: 17 },
   staff_id_access: { maxReveals: 20, maxSearches: 30, maxFullExports: 3, noTokenLookbackDays: 30 },
   fingerprint_two_branches: { windowHours: 2 },
+  // Every attach is a risk signal (ADR 0037): none is allowed unflagged by default.
+  sms_token_attach: { windowHours: 24, maxAttaches: 0 },
 };
 
 export const ruleNumbers: Record<RuleKey, number> = {
@@ -57,6 +61,7 @@ export const ruleNumbers: Record<RuleKey, number> = {
   teller_failure_rate: 7,
   staff_id_access: 8,
   fingerprint_two_branches: 9,
+  sms_token_attach: 10,
 };
 
 export const ruleTitles: Record<RuleKey, string> = {
@@ -69,6 +74,7 @@ export const ruleTitles: Record<RuleKey, string> = {
   teller_failure_rate: "A teller's failures or out-of-hours tokens",
   staff_id_access: "A person's ID reveals, searches or full-ID exports",
   fingerprint_two_branches: "Fingerprint tokens for one ID at two branches",
+  sms_token_attach: "A supervisor's tokens entered from customers' SMS",
 };
 
 /** The subject each rule's alerts are about. */
@@ -82,6 +88,8 @@ export const ruleSubjects: Record<RuleKey, SubjectType> = {
   teller_failure_rate: "staff",
   staff_id_access: "staff",
   fingerprint_two_branches: "id",
+  // The supervisor who vouched for the token: a staff case, head office's only (ADR 0050).
+  sms_token_attach: "staff",
 };
 
 export function isRuleKey(value: unknown): value is RuleKey {
@@ -150,6 +158,10 @@ export function thresholdWords(rule: { ruleKey: RuleKey; params: Record<string, 
       const p = paramsOf({ ruleKey: rule.ruleKey, params: rule.params });
       return `2 branches within ${p.windowHours} h`;
     }
+    case "sms_token_attach": {
+      const p = paramsOf({ ruleKey: rule.ruleKey, params: rule.params });
+      return p.maxAttaches === 0 ? "every attach" : `> ${p.maxAttaches} attaches in ${p.windowHours} h`;
+    }
     default:
       return JSON.stringify(rule.params);
   }
@@ -160,3 +172,9 @@ export function thresholdWords(rule: { ruleKey: RuleKey; params: Record<string, 
  * another reader's code; lib/risk/rules.test.ts checks the two stay equal).
  */
 export const accessActions = { idRevealed: "token.id_revealed", idSearched: "review.id_number_searched", exportedFullIds: "review.exported_full_ids" } as const;
+
+/** The audit action rule 10 counts, as lib/tokens/attach-sms-token.ts writes it (with both names, ADR 0037). */
+export const smsTokenAttachAction = "token.attached_from_sms";
+
+/** Every audit action a rule reads: the live evaluator evaluates the actors of these. */
+export const ruleAuditActions = [...Object.values(accessActions), smsTokenAttachAction] as const;

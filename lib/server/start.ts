@@ -1,4 +1,5 @@
 import "server-only";
+import { unsupportedNodeMessage } from "@/lib/runtime";
 
 /**
  * What a server instance does when it boots, on the Node runtime only (instrumentation.ts loads
@@ -18,6 +19,12 @@ import "server-only";
  */
 export async function startServer(): Promise<void> {
   const isBuilding = process.env.NEXT_PHASE === "phase-production-build";
+  // `next start` run by hand on an older Node.js gets the same one sentence as `npm start`.
+  const unsupported = unsupportedNodeMessage(process.versions.node);
+  if (unsupported && !isBuilding) {
+    console.error(unsupported);
+    process.exit(1);
+  }
   // First of all: from here on each request carries the address of its connection, for the
   // per-address sign-in limits (peer-address.ts; those that arrived before go without).
   if (!isBuilding) (await import("./peer-address")).installPeerAddress();

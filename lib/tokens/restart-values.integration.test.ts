@@ -169,7 +169,7 @@ function defineRestartTests(createDatabase: () => Promise<ScratchDatabase>) {
       phoneNumber: `024 ••• ${details.phoneNumber.slice(-4)}`,
       email: "k•••@example.com",
       // The reference as every list shows it: its run of digits masked like a phone number.
-      referenceId: `ACC-${details.referenceId.slice(4, 7)} •• ${details.referenceId.slice(-4)}`,
+      referenceId: `ACC-${details.referenceId.slice(4, 7)} ••• ${details.referenceId.slice(-4)}`,
     });
     const shown = JSON.stringify(start);
     for (const secret of secretsOf(details)) expect(shown, `the form page is given ${secret}`).not.toContain(secret);

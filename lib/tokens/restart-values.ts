@@ -7,7 +7,7 @@ import type { Database } from "@/lib/db/types";
 import type { TokenRequest } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { AppError, isAppError, type FieldErrors } from "@/lib/errors";
-import { decryptField, getPiiKeys, lastFourOf, maskEmail, maskIdNumber, maskPhoneNumber, maskReference, type PiiKeys } from "@/lib/pii";
+import { decryptField, getPiiKeys, lastFourOf, maskEmail, maskIdNumber, maskPhoneNumber, maskFreeText, type PiiKeys } from "@/lib/pii";
 import { defaultRemoteOptions, emptyFingerprintTokenForm, emptyRemoteTokenForm, idFieldsByType, type FingerprintTokenFormInput, type RemoteTokenFormInput } from "@/lib/validation/token-form-shape";
 import { readScopedTokenRequest } from "@/lib/tokens/token-row";
 import { factsFromRow } from "./token-facts";
@@ -108,7 +108,7 @@ function maskedDisplayOf(field: CarriableField, value: string, row: TokenRequest
     case "email":
       return maskEmail(value);
     case "referenceId":
-      return maskReference(value);
+      return maskFreeText(value);
     default:
       return maskIdNumber(row.idType, lastFourOf(value));
   }

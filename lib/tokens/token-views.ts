@@ -6,7 +6,7 @@ import type { Database } from "@/lib/db/types";
 import { authUsers, branches, tokenRequests, type RemoteTokenOptions, type TokenRequest } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { displayContact, displayIdNumber } from "@/lib/pii/erasure-note";
+import { displayContact, displayIdNumber, displayReference } from "@/lib/pii/erasure-note";
 import { decryptField, maskEmail, maskIdNumber, type PiiKeys } from "@/lib/pii";
 import { idTypeLabels, type IdType } from "@/lib/validation/token-form-shape";
 import { isErrorCode, userMessageForFailure } from "./issue-outcome";
@@ -71,7 +71,7 @@ function toSummary({ row, branchName, issuedByName }: SummaryRow, now: Date): To
     idType: row.idType,
     idTypeLabel: idTypeLabels[row.idType],
     maskedIdNumber: displayIdNumber(row, maskIdNumber),
-    referenceId: displayContact(row.referenceMasked, row) ?? "",
+    referenceId: displayReference(row.referenceMasked, row) ?? "",
     outcome: effectiveOutcome(row, now),
     token: row.token,
     createdAt: row.createdAt.toISOString(),

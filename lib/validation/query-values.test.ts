@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { containsNul, isoDaySchema, pageNumberSchema, queryTextSchema } from "./query-values";
+import { containsNul, isoDaySchema, isoInstantSchema, pageNumberSchema, queryTextSchema } from "./query-values";
 
 describe("query values", () => {
   it.each([
@@ -13,6 +13,20 @@ describe("query values", () => {
     ["2026-11-24\u0000", false],
   ])("day %j valid: %s", (value, expected) => {
     expect(isoDaySchema.safeParse(value).success).toBe(expected);
+  });
+
+  it.each([
+    ["2026-11-24T10:00:00Z", true],
+    ["2000-01-01T00:00:00+00:00", true],
+    ["2000-01-01T00:30:00+01:00", false],
+    ["0000-01-01T00:00:00Z", false],
+    ["9999-12-31T23:59:59-14:00", false],
+    ["2100-12-31T23:59:59Z", true],
+    ["2100-12-31T23:59:59-01:00", false],
+    ["2026-11-24T10:00:00", false],
+    ["2026-02-30T10:00:00Z", false],
+  ])("instant %j valid: %s", (value, expected) => {
+    expect(isoInstantSchema.safeParse(value).success).toBe(expected);
   });
 
   it("bounds page numbers", () => {

@@ -39,6 +39,16 @@ export const isoDaySchema = z
     return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
   }, "is not a day Veridesk can have data for");
 
+/**
+ * An instant, ISO 8601 with its offset, whose UTC year is within the years above. The format
+ * alone lets through what PostgreSQL cannot hold: year 0000 (it has no year zero) and, with a
+ * negative offset, `9999-12-31T23:59:59-14:00`, which `toISOString` writes as `+010000-…`.
+ */
+export const isoInstantSchema = z.iso.datetime({ offset: true }).refine((value) => {
+  const year = new Date(value).getUTCFullYear();
+  return year >= earliestYear && year <= latestYear;
+}, `must be a time between ${earliestYear} and ${latestYear}`);
+
 /** The largest page number any list offers: far past the last page of any real list. */
 export const maxPageNumber = 100_000;
 

@@ -11,8 +11,14 @@ import { BlockList, isIP } from "node:net";
  *
  *  - Always refused, whatever the allow-list says: "this network" (0.0.0.0/8, ::), link-local
  *    (169.254/16, fe80::/10, where the cloud metadata services live), the other known metadata
- *    addresses, and IPv4-mapped or -translated IPv6 forms (they would smuggle any IPv4 past the
- *    IPv6 rules).
+ *    addresses, and every IPv6 form that carries an IPv4 address inside it: mapped, translated,
+ *    IPv4-compatible (::a.b.c.d), NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16), Teredo
+ *    (2001::/32) and ISATAP interface ids (…:0:5efe:a.b.c.d). All of them, not only those whose
+ *    IPv4 is private: a host with a tunnel, a relay or a translator on its path hands the packet
+ *    to the embedded IPv4, so each form would smuggle an IPv4 past the IPv4 rules, and decoding
+ *    each one (Teredo's is inverted, ISATAP's sits in the interface id) to judge the IPv4 is more
+ *    code to get wrong than the forms are worth: every one is deprecated or a transition
+ *    mechanism, and no bank receiver is reached only through one.
  *  - Private, loopback, shared and reserved ranges are refused unless WEBHOOK_ALLOWED_CIDRS
  *    holds them (the bank's own subnets).
  *  - Other (public) addresses are allowed.
@@ -27,10 +33,17 @@ const ALWAYS_REFUSED: Array<[string, number, "ipv4" | "ipv6"]> = [
   ["::", 128, "ipv6"],
   ["fe80::", 10, "ipv6"],
   ["fd00:ec2::254", 128, "ipv6"], // AWS's metadata over IPv6
+];
+
+/** The IPv6 prefixes whose addresses carry an IPv4 address (the ISATAP interface id is checked apart). */
+const EMBEDS_IPV4: Array<[string, number, "ipv4" | "ipv6"]> = [
+  ["::", 96, "ipv6"], // IPv4-compatible, ::a.b.c.d (:: and ::1 are judged as themselves)
   ["::ffff:0:0", 96, "ipv6"], // IPv4-mapped
   ["::ffff:0:0:0", 96, "ipv6"], // IPv4-translated
   ["64:ff9b::", 96, "ipv6"], // NAT64
-  ["64:ff9b:1::", 48, "ipv6"],
+  ["64:ff9b:1::", 48, "ipv6"], // NAT64, local use
+  ["2002::", 16, "ipv6"], // 6to4
+  ["2001::", 32, "ipv6"], // Teredo
 ];
 
 const NOT_PUBLIC: Array<[string, number, "ipv4" | "ipv6"]> = [
@@ -66,6 +79,7 @@ function blockListsOf(ranges: Array<[string, number, Family]>): FamilyLists {
 }
 
 const alwaysRefused = blockListsOf(ALWAYS_REFUSED);
+const embedsIpv4 = blockListsOf(EMBEDS_IPV4);
 const notPublic = blockListsOf(NOT_PUBLIC);
 const loopback = blockListsOf([["127.0.0.0", 8, "ipv4"], ["::1", 128, "ipv6"]]);
 
@@ -103,12 +117,32 @@ export function refusalOf(address: string, policy: AddressPolicy): string | null
   const version = isIP(bare);
   if (version === 0) return `${address} is not an IP address`;
   const family = version === 6 ? "ipv6" : "ipv4";
-  if (alwaysRefused[family].check(bare, family)) return `${bare} is never allowed (link-local, metadata, unspecified or IPv4-mapped)`;
+  if (alwaysRefused[family].check(bare, family)) return `${bare} is never allowed (link-local, metadata or unspecified)`;
+  if (family === "ipv6" && !loopback.ipv6.check(bare, "ipv6") && (embedsIpv4.ipv6.check(bare, "ipv6") || hasIsatapInterfaceId(bare))) {
+    return `${bare} is never allowed (an IPv6 form that carries an IPv4 address)`;
+  }
   if (policy.refusesLoopback && loopback[family].check(bare, family)) return `${bare} is a loopback address, refused in production`;
   if (notPublic[family].check(bare, family) && !allowListOf(policy)[family].check(bare, family)) {
     return `${bare} is a private or loopback address outside WEBHOOK_ALLOWED_CIDRS`;
   }
   return null;
+}
+
+/** `…:0:5efe:a.b.c.d` or `…:200:5efe:…` (RFC 5214): the last 32 bits are an IPv4 address, under any prefix. */
+function hasIsatapInterfaceId(ipv6: string): boolean {
+  const hextets = hextetsOf(ipv6);
+  return (hextets[4] === 0 || hextets[4] === 0x200) && hextets[5] === 0x5efe;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (a dotted IPv4 tail counted as two). */
+function hextetsOf(ipv6: string): number[] {
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(ipv6);
+  const text = dotted ? ipv6.slice(0, dotted.index) + [(Number(dotted[1]) << 8) | Number(dotted[2]), (Number(dotted[3]) << 8) | Number(dotted[4])].map((n) => n.toString(16)).join(":") : ipv6;
+  const [head = "", tail] = text.split("::");
+  const parse = (part: string) => (part === "" ? [] : part.split(":").map((group) => parseInt(group, 16)));
+  const start = parse(head);
+  const end = tail === undefined ? [] : parse(tail);
+  return [...start, ...new Array<number>(8 - start.length - end.length).fill(0), ...end];
 }
 
 export class RefusedAddressError extends Error {

@@ -5,12 +5,13 @@ import { describe, expect, it } from "vitest";
 import { webhookEndpoints } from "@/lib/db/schema";
 import { makeScratchDatabase, pgliteDataDirOf, scratchPiiKeys } from "@/test/kit/database";
 import { runOperatorScript } from "@/test/kit/operator-scripts";
-import { sendTestEvent } from "./endpoints";
+import { approveEndpoint, sendTestEvent } from "./endpoints";
 import { createWebhookWorker } from "./worker";
 
 /**
- * `npm run webhooks:add` on the embedded database before the app starts: the endpoint is active at
- * once, and the secret printed as the last line is the one deliveries are signed with.
+ * `npm run webhooks:add` on the embedded database before the app starts: the endpoint is a
+ * proposal, and the operator is shown no secret; an administrator's approval makes the one
+ * deliveries are signed with (ADR 0052).
  */
 
 const keys = scratchPiiKeys();
@@ -19,7 +20,7 @@ const silent = { info() {}, warn() {}, error() {} };
 const runAdd = (pgliteDataDir: string, args: string[]) => runOperatorScript("scripts/webhooks-add.ts", args, { pgliteDataDir, keys });
 
 describe("npm run webhooks:add", () => {
-  it("adds an active endpoint on the embedded database and prints its secret last; a refused address exits 1", async () => {
+  it("proposes an endpoint on the embedded database and prints no secret; an administrator's approval makes the one deliveries carry; a refused address exits 1", async () => {
     const received: Array<{ headers: Record<string, string>; body: string }> = [];
     const receiver = createServer((request, response) => {
       let body = "";
@@ -35,8 +36,8 @@ describe("npm run webhooks:add", () => {
     try {
       const added = runAdd(pgliteDataDirOf(scratch), ["--url", url, "--events", "token.finished", "--description", "Onboarding app"]);
       expect(added.status, added.stderr).toBe(0);
-      const secret = added.stdout.trim().split("\n").at(-1)!;
-      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(added.stdout).toMatch(/Proposed webhook endpoint .* an administrator approves it/s);
+      expect(added.stdout + added.stderr).not.toMatch(/whsec_/);
 
       const refused = runAdd(pgliteDataDirOf(scratch), ["--url", "http://169.254.169.254/latest"]);
       expect(refused.status).toBe(1);
@@ -45,8 +46,13 @@ describe("npm run webhooks:add", () => {
       const opened = await scratch.open("after webhooks:add");
       try {
         const endpoints = await opened.db.select().from(webhookEndpoints);
-        expect(endpoints.map((endpoint) => [endpoint.url, endpoint.status, endpoint.events, endpoint.proposedByUsername])).toEqual([[url, "active", ["token.finished"], "webhooks:add"]]);
-        await sendTestEvent(opened.db, { userId: "admin-1", username: "a.admin" }, endpoints[0]!.id, new Date());
+        expect(endpoints.map((endpoint) => [endpoint.url, endpoint.status, endpoint.events, endpoint.proposedByUsername, endpoint.secretEncrypted])).toEqual([
+          [url, "pending", ["token.finished"], "webhooks:add", null],
+        ]);
+        const admin = { userId: "admin-1", username: "a.admin" };
+        await expect(sendTestEvent(opened.db, admin, endpoints[0]!.id, new Date())).rejects.toThrow(/not active/);
+        const { secret } = await approveEndpoint(opened.db, admin, endpoints[0]!.id, new Date(), keys);
+        await sendTestEvent(opened.db, admin, endpoints[0]!.id, new Date());
         const worker = createWebhookWorker({
           db: opened.db,
           keys: () => keys,

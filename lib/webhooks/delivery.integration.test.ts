@@ -14,11 +14,12 @@ import { watcherSettingsFrom } from "@/lib/watcher/settings";
 import { createWatcher } from "@/lib/watcher/watcher";
 import { forEachDatabase, openScratchDatabase, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { seedIssuedTokens } from "@/test/kit/issued-tokens";
-import { addEndpointAsOperator, rotateSecret, sendTestEvent } from "./endpoints";
+import { approveEndpoint, proposeEndpointAsOperator, sendTestEvent } from "./endpoints";
 import { enqueueTestEvent, enqueueTokenFinished } from "./outbox";
 import { tokenFinishedWebhookSchema, webhookTestWebhookSchema } from "./schemas";
 import { sendWebhook } from "./send";
 import { signatureHeader, signingSecrets, webhookIdOf } from "./signing";
+import { approveSecretRotation, proposeSecretRotation } from "./secret-rotations";
 import { bodyOf, leaseDueDeliveries } from "./store";
 import { createWebhookWorker } from "./worker";
 
@@ -35,6 +36,7 @@ const apiKey = "webhooks-test-key";
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const keys = scratchPiiKeys();
 const admin = { userId: "admin-1", username: "a.admin" };
+const secondAdmin = { userId: "admin-2", username: "b.admin" };
 const rules = { policy: { allowedCidrs: ["127.0.0.1/32"] }, requireHttps: false };
 
 type Received = { headers: IncomingHttpHeaders; body: string; at: Date };
@@ -124,7 +126,8 @@ forEachDatabase("webhooks", (driver) => {
     receiver.answers.length = 0;
     // Only one endpoint is active at a time in this file: the earlier ones are switched off.
     await scratch.db.update(webhookEndpoints).set({ status: "disabled" }).where(eq(webhookEndpoints.status, "active"));
-    return addEndpointAsOperator(scratch.db, "webhooks:add", { url, events: ["token.finished"] }, rules, new Date(), keys);
+    const proposed = await proposeEndpointAsOperator(scratch.db, "webhooks:add", { url, events: ["token.finished"] }, rules, new Date());
+    return approveEndpoint(scratch.db, secondAdmin, proposed.id, new Date(), keys);
   }
 
   it("a token finishing on the sandbox produces exactly one token.finished, signed, through the watcher's store", async () => {
@@ -164,13 +167,25 @@ forEachDatabase("webhooks", (driver) => {
     const [delivery] = receiver.received;
     const event = tokenFinishedWebhookSchema.parse(new Webhook(secret).verify(delivery!.body, headersOf(delivery!)));
     const [row] = await scratch.db.select().from(tokenRequests).where(eq(tokenRequests.id, token!.id));
-    // The reference as the API shows it: the phone typed into it is masked.
-    expect(event.data).toMatchObject({ id: token!.id, reference: "ACC-0042 / 024 ••• 4567", kind: "fingerprint", state: "successful" });
+    // The reference as the API shows it: the phone typed into it is masked (with the account number before it: one run of digits).
+    expect(event.data).toMatchObject({ id: token!.id, reference: "ACC-004 ••••••• 4567", kind: "fingerprint", state: "successful" });
     expect(event.data.result).toEqual({ status: "SUCCESSFUL", transaction_number: row!.transactionNumber, error: null });
     expect(delivery!.body).not.toMatch(/GHA-|phone|123 4567/i);
     const [stored] = await scratch.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.tokenRequestId, token!.id));
     expect(stored).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 200 });
     expect(delivery!.headers["webhook-id"]).toBe(webhookIdOf(stored!.id));
+
+    // Two phones in a row, or a dotted one, written by the issuing form's encryption, and the same
+    // as a copy stored under the old rule (which kept a run of 13+ digits whole): masked as they leave.
+    for (const [reference, expected] of [
+      ["0241234567 0201234567", "024 ••••••••••••• 4567"],
+      ["024.123.4567", "024 ••• 4567"],
+    ] as const) {
+      await scratch.db.update(tokenRequests).set(encryptContactFields(token!.id, { reference }, keys)).where(eq(tokenRequests.id, token!.id));
+      expect(JSON.parse(await bodyOf(scratch.db, stored!)).data.reference, reference).toBe(expected);
+      await scratch.db.update(tokenRequests).set({ referenceMasked: reference }).where(eq(tokenRequests.id, token!.id));
+      expect(JSON.parse(await bodyOf(scratch.db, stored!)).data.reference, `${reference}, stored unmasked`).toBe(expected);
+    }
 
     // Sent again after the customer's contact data is erased: the note, as the API says it.
     await scratch.db
@@ -230,7 +245,8 @@ forEachDatabase("webhooks", (driver) => {
   it("during a rotation both secrets verify; after the overlap only the new one", async () => {
     const { endpoint, secret: oldSecret } = await freshEndpoint();
     const clock = { now: new Date() };
-    const { secret: newSecret } = await rotateSecret(scratch.db, admin, endpoint.id, 24, clock.now, keys);
+    const rotation = await proposeSecretRotation(scratch.db, admin, endpoint.id, 24, clock.now);
+    const { secret: newSecret } = await approveSecretRotation(scratch.db, secondAdmin, endpoint.id, rotation.id, clock.now, keys);
     await sendTestEvent(scratch.db, admin, endpoint.id, clock.now);
     const worker = workerOn(scratch.db, clock);
     expect(await worker.runOnce()).toBe(1);

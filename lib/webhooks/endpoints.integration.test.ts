@@ -23,16 +23,15 @@ describe("webhook endpoints on the admin page", () => {
 
   it("a proposal receives nothing until another administrator approves it; the proposer cannot", async () => {
     const now = new Date();
-    const { endpoint, secret } = await proposeEndpoint(scratch.db, first, { url: "http://127.0.0.1:9/hook" }, rules, now, keys);
-    expect(secret).toMatch(/^whsec_/);
+    const endpoint = await proposeEndpoint(scratch.db, first, { url: "http://127.0.0.1:9/hook" }, rules, now);
     expect(endpoint.status).toBe("pending");
     await expect(sendTestEvent(scratch.db, first, endpoint.id, now)).rejects.toThrow(/not active/);
-    await expect(approveEndpoint(scratch.db, first, endpoint.id, now)).rejects.toThrow(/separation of duties/);
-    const approved = await approveEndpoint(scratch.db, second, endpoint.id, now);
-    expect(approved).toMatchObject({ status: "active", decidedByUsername: "a.second" });
-    await expect(approveEndpoint(scratch.db, second, endpoint.id, now)).rejects.toThrow(/no longer waiting/);
+    await expect(approveEndpoint(scratch.db, first, endpoint.id, now, keys)).rejects.toThrow(/separation of duties/);
+    const approved = await approveEndpoint(scratch.db, second, endpoint.id, now, keys);
+    expect(approved.endpoint).toMatchObject({ status: "active", decidedByUsername: "a.second" });
+    await expect(approveEndpoint(scratch.db, second, endpoint.id, now, keys)).rejects.toThrow(/no longer waiting/);
 
-    const { endpoint: rejected } = await proposeEndpoint(scratch.db, first, { url: "http://127.0.0.1:9/other" }, rules, now, keys);
+    const rejected = await proposeEndpoint(scratch.db, first, { url: "http://127.0.0.1:9/other" }, rules, now);
     await rejectEndpoint(scratch.db, second, rejected.id, now);
     expect((await listEndpoints(scratch.db)).map((listed) => [listed.url, listed.status])).toEqual([["http://127.0.0.1:9/hook", "active"]]);
     const actions = (await scratch.db.select({ action: auditEvents.action }).from(auditEvents)).map((row) => row.action);
@@ -40,15 +39,15 @@ describe("webhook endpoints on the admin page", () => {
   });
 
   it("refuses a URL pointing at a refused address when it is registered", async () => {
-    await expect(proposeEndpoint(scratch.db, first, { url: "http://169.254.169.254/latest" }, rules, new Date(), keys)).rejects.toThrow(/never allowed/);
-    await expect(proposeEndpoint(scratch.db, first, { url: "http://bank.example/hook" }, { ...rules, requireHttps: true }, new Date(), keys)).rejects.toThrow(/https/);
+    await expect(proposeEndpoint(scratch.db, first, { url: "http://169.254.169.254/latest" }, rules, new Date())).rejects.toThrow(/never allowed/);
+    await expect(proposeEndpoint(scratch.db, first, { url: "http://bank.example/hook" }, { ...rules, requireHttps: true }, new Date())).rejects.toThrow(/https/);
   });
 
   it("a new URL: checked as a new endpoint's, approved by another administrator, audited; until then deliveries keep the old one", async () => {
     const now = new Date();
-    const { endpoint } = await proposeEndpoint(scratch.db, first, { url: "http://127.0.0.1:9/before" }, rules, now, keys);
+    const endpoint = await proposeEndpoint(scratch.db, first, { url: "http://127.0.0.1:9/before" }, rules, now);
     await expect(proposeUrlChange(scratch.db, second, endpoint.id, "http://127.0.0.1:9/after", rules, now)).rejects.toThrow(/still waiting for approval/);
-    await approveEndpoint(scratch.db, second, endpoint.id, now);
+    await approveEndpoint(scratch.db, second, endpoint.id, now, keys);
     await scratch.db.update(webhookEndpoints).set({ failingSince: now }).where(eq(webhookEndpoints.id, endpoint.id));
 
     // The same address checks as a new endpoint's.

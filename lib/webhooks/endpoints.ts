@@ -10,21 +10,21 @@ import { addressPolicyFrom, type AddressPolicy } from "./address-policy";
 import { enqueueTestEvent } from "./outbox";
 import { SUBSCRIBABLE_EVENT_TYPES } from "./schemas";
 import { urlProblemOf } from "./send";
-import { decryptSecret, encryptSecret, generateWebhookSecret } from "./signing";
+import { encryptSecret, generateWebhookSecret } from "./signing";
 
 /**
  * Webhook endpoints and their delivery log. An endpoint receives customer outcomes, so adding one
- * is a grant of customer data (ADR 0020): one administrator proposes it, a second one (not the
- * author) approves it, and only then does it receive events. An operator's `npm run webhooks:add`
- * on the server's own console makes an active endpoint at once, as `staff:create` makes the first
- * administrator. The secret is shown once, to whoever made the endpoint; every step is audited.
+ * is a grant of customer data (ADR 0020): one administrator proposes it (or an operator, with
+ * `npm run webhooks:add` on the server's console), a second one (not the author) approves it, and
+ * only then does it receive events. Whoever knows its signing secret can sign a "successful"
+ * webhook the bank's receiver believes, so the secret is made at the approval and shown to the
+ * approver alone, once (ADR 0052): nothing secret exists while a proposal waits, and a rejected
+ * one never had any. A rotation of it is two people again (secret-rotations.ts). Every step is
+ * audited.
  */
 
 export type Administrator = { userId: string; username: string };
 export type UrlRules = { policy: AddressPolicy; requireHttps: boolean };
-
-/** How long the old secret still signs after a rotation, unless said otherwise. */
-export const DEFAULT_ROTATION_OVERLAP_HOURS = 24;
 
 export const endpointInputSchema = z.object({
   url: z.string().trim().min(1, "Enter the endpoint's URL.").max(2_000),
@@ -32,6 +32,13 @@ export const endpointInputSchema = z.object({
   events: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES)).min(1, "Choose at least one event.").default(["token.finished"]),
 });
 export type EndpointInput = z.input<typeof endpointInputSchema>;
+
+/** An endpoint as pages, actions and scripts see it: never its secrets, even encrypted. */
+export type EndpointView = Omit<WebhookEndpoint, "secretEncrypted" | "previousSecretEncrypted">;
+
+function viewOf({ secretEncrypted: _secret, previousSecretEncrypted: _previous, ...endpoint }: WebhookEndpoint): EndpointView {
+  return endpoint;
+}
 
 function checkedUrl(url: string, rules: UrlRules): string {
   const problem = urlProblemOf(url, rules);
@@ -41,90 +48,101 @@ function checkedUrl(url: string, rules: UrlRules): string {
   return url;
 }
 
-function checkedInput(input: EndpointInput, rules: UrlRules) {
-  const parsed = endpointInputSchema.parse(input);
-  checkedUrl(parsed.url, rules);
-  return parsed;
-}
-
-async function insertEndpoint(
-  db: DbExecutor,
-  input: ReturnType<typeof checkedInput>,
-  values: { status: "pending" | "active"; proposedBy: { userId: string | null; username: string }; now: Date },
-  keys?: PiiKeys,
-): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-  const id = crypto.randomUUID();
-  const secret = generateWebhookSecret();
+/**
+ * A proposal waiting for an administrator: no secret yet. `userId` is null for an operator's, so
+ * any administrator may approve that one (the operator is not one of them).
+ */
+async function insertProposal(db: DbExecutor, input: EndpointInput, rules: UrlRules, proposedBy: { userId: string | null; username: string }, now: Date): Promise<EndpointView> {
+  const checked = endpointInputSchema.parse(input);
+  checkedUrl(checked.url, rules);
   const [endpoint] = await db
     .insert(webhookEndpoints)
     .values({
-      id,
-      url: input.url,
-      description: input.description,
-      events: input.events,
-      status: values.status,
-      secretEncrypted: encryptSecret(id, "secret", secret, keys),
-      proposedByUserId: values.proposedBy.userId,
-      proposedByUsername: values.proposedBy.username,
-      proposedAt: values.now,
-      ...(values.status === "active" ? { decidedByUsername: values.proposedBy.username, decidedAt: values.now } : {}),
+      url: checked.url,
+      description: checked.description,
+      events: checked.events,
+      status: "pending",
+      proposedByUserId: proposedBy.userId,
+      proposedByUsername: proposedBy.username,
+      proposedAt: now,
     })
     .returning();
-  return { endpoint: endpoint!, secret };
+  return viewOf(endpoint!);
 }
 
-/** The admin page's "add endpoint": a proposal a second administrator approves. The secret is shown to the proposer once. */
-export async function proposeEndpoint(db: DbExecutor, admin: Administrator, input: EndpointInput, rules: UrlRules, now: Date, keys?: PiiKeys, requestId?: string) {
-  const checked = checkedInput(input, rules);
+/** The admin page's "add endpoint": a proposal a second administrator approves. No secret to anyone yet. */
+export async function proposeEndpoint(db: DbExecutor, admin: Administrator, input: EndpointInput, rules: UrlRules, now: Date, requestId?: string): Promise<EndpointView> {
   return db.transaction(async (tx) => {
-    const made = await insertEndpoint(tx, checked, { status: "pending", proposedBy: admin, now }, keys);
+    const endpoint = await insertProposal(tx, input, rules, admin, now);
     await recordAuditEvent(tx, {
       action: "webhook.endpoint_proposed",
       actor: admin,
-      subject: { type: "webhook_endpoint", id: made.endpoint.id },
-      details: { url: checked.url, events: checked.events },
+      subject: { type: "webhook_endpoint", id: endpoint.id },
+      details: { url: endpoint.url, events: endpoint.events },
       requestId,
     });
-    return made;
+    return endpoint;
   });
 }
 
-/** `npm run webhooks:add`: an operator on the server's console, active at once. */
-export async function addEndpointAsOperator(db: DbExecutor, operator: string, input: EndpointInput, rules: UrlRules, now: Date, keys?: PiiKeys) {
-  const checked = checkedInput(input, rules);
+/**
+ * `npm run webhooks:add`: an operator on the server's console proposes, as an administrator
+ * would; an administrator approves it in the app and is shown the secret there.
+ */
+export async function proposeEndpointAsOperator(db: DbExecutor, operator: string, input: EndpointInput, rules: UrlRules, now: Date): Promise<EndpointView> {
   return db.transaction(async (tx) => {
-    const made = await insertEndpoint(tx, checked, { status: "active", proposedBy: { userId: null, username: operator }, now }, keys);
+    const endpoint = await insertProposal(tx, input, rules, { userId: null, username: operator }, now);
     await recordAuditEvent(tx, {
-      action: "webhook.endpoint_added",
+      action: "webhook.endpoint_proposed",
       actor: null,
       actorLabel: operator,
-      subject: { type: "webhook_endpoint", id: made.endpoint.id },
-      details: { url: checked.url, events: checked.events },
+      subject: { type: "webhook_endpoint", id: endpoint.id },
+      details: { url: endpoint.url, events: endpoint.events },
     });
-    return made;
+    return endpoint;
   });
 }
 
-async function claimPending(tx: DbExecutor, admin: Administrator, endpointId: string, status: "active" | "rejected", now: Date): Promise<WebhookEndpoint> {
+/**
+ * Decides a waiting proposal in one conditional UPDATE (still waiting, not the proposer's), so
+ * of two decisions at once one claims it and the other finds nothing waiting. `secretEncrypted`
+ * is the approval's new secret, written in the same statement.
+ */
+async function claimPending(
+  tx: DbExecutor,
+  admin: Administrator,
+  endpointId: string,
+  decision: { status: "active"; secretEncrypted: string } | { status: "rejected" },
+  now: Date,
+): Promise<WebhookEndpoint> {
   const [claimed] = await tx
     .update(webhookEndpoints)
-    .set({ status, decidedByUserId: admin.userId, decidedByUsername: admin.username, decidedAt: now })
+    .set({ ...decision, decidedByUserId: admin.userId, decidedByUsername: admin.username, decidedAt: now })
     .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.status, "pending"), sql`${webhookEndpoints.proposedByUserId} is distinct from ${admin.userId}`))
     .returning();
   if (claimed) return claimed;
   const [found] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
   if (!found) throw new AppError("NOT_FOUND", `webhook endpoint ${endpointId} not found`);
-  if (found.proposedByUserId === admin.userId) {
-    throw new AppError("CONFLICT", "separation of duties: the proposer cannot decide their own webhook endpoint", {
+  if (found.status === "pending" && found.proposedByUserId === admin.userId) {
+    throw new AppError("FORBIDDEN", "separation of duties: the proposer cannot decide their own webhook endpoint", {
       userMessage: "Another administrator must approve or reject an endpoint you added.",
     });
   }
   throw new AppError("CONFLICT", `webhook endpoint ${endpointId} is no longer waiting for approval`, { userMessage: "This endpoint is no longer waiting for approval." });
 }
 
-export async function approveEndpoint(db: DbExecutor, admin: Administrator, endpointId: string, now: Date, requestId?: string): Promise<WebhookEndpoint> {
+/** The second administrator approves: the endpoint's secret is made now and returned once, to them. */
+export async function approveEndpoint(
+  db: DbExecutor,
+  admin: Administrator,
+  endpointId: string,
+  now: Date,
+  keys?: PiiKeys,
+  requestId?: string,
+): Promise<{ endpoint: EndpointView; secret: string }> {
   return db.transaction(async (tx) => {
-    const endpoint = await claimPending(tx, admin, endpointId, "active", now);
+    const secret = generateWebhookSecret();
+    const endpoint = await claimPending(tx, admin, endpointId, { status: "active", secretEncrypted: encryptSecret(endpointId, "secret", secret, keys) }, now);
     await recordAuditEvent(tx, {
       action: "webhook.endpoint_approved",
       actor: admin,
@@ -132,13 +150,13 @@ export async function approveEndpoint(db: DbExecutor, admin: Administrator, endp
       details: { url: endpoint.url, events: endpoint.events, proposedBy: endpoint.proposedByUsername },
       requestId,
     });
-    return endpoint;
+    return { endpoint: viewOf(endpoint), secret };
   });
 }
 
 export async function rejectEndpoint(db: DbExecutor, admin: Administrator, endpointId: string, now: Date, requestId?: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const endpoint = await claimPending(tx, admin, endpointId, "rejected", now);
+    const endpoint = await claimPending(tx, admin, endpointId, { status: "rejected" }, now);
     await recordAuditEvent(tx, {
       action: "webhook.endpoint_rejected",
       actor: admin,
@@ -172,44 +190,6 @@ export async function enableEndpoint(db: DbExecutor, admin: Administrator, endpo
     if (!endpoint) throw new AppError("CONFLICT", `webhook endpoint ${endpointId} is not disabled`, { userMessage: "This endpoint is not disabled." });
     await tx.update(webhookDeliveries).set({ nextAttemptAt: now }).where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending")));
     await recordAuditEvent(tx, { action: "webhook.endpoint_enabled", actor: admin, subject: { type: "webhook_endpoint", id: endpointId }, details: { url: endpoint.url }, requestId });
-  });
-}
-
-/**
- * A new secret; the old one keeps signing beside it for `overlapHours` (both signatures in the
- * header), so the bank can switch its receiver without losing a delivery.
- */
-export async function rotateSecret(
-  db: DbExecutor,
-  admin: Administrator,
-  endpointId: string,
-  overlapHours: number,
-  now: Date,
-  keys?: PiiKeys,
-  requestId?: string,
-): Promise<{ secret: string; previousValidUntil: Date }> {
-  return db.transaction(async (tx) => {
-    const [endpoint] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).for("update");
-    if (!endpoint || endpoint.status === "rejected") throw new AppError("NOT_FOUND", `webhook endpoint ${endpointId} not found`);
-    const current = decryptSecret(endpointId, "secret", endpoint.secretEncrypted, keys);
-    const secret = generateWebhookSecret();
-    const previousValidUntil = new Date(now.getTime() + overlapHours * 3_600_000);
-    await tx
-      .update(webhookEndpoints)
-      .set({
-        secretEncrypted: encryptSecret(endpointId, "secret", secret, keys),
-        previousSecretEncrypted: encryptSecret(endpointId, "previous_secret", current, keys),
-        previousSecretUntil: previousValidUntil,
-      })
-      .where(eq(webhookEndpoints.id, endpointId));
-    await recordAuditEvent(tx, {
-      action: "webhook.secret_rotated",
-      actor: admin,
-      subject: { type: "webhook_endpoint", id: endpointId },
-      details: { url: endpoint.url, previousValidUntil: previousValidUntil.toISOString() },
-      requestId,
-    });
-    return { secret, previousValidUntil };
   });
 }
 
@@ -335,7 +315,7 @@ export async function recoverFailedSince(db: DbExecutor, admin: Administrator, e
   });
 }
 
-export type EndpointSummary = Omit<WebhookEndpoint, "secretEncrypted" | "previousSecretEncrypted"> & { pending: number; failed: number };
+export type EndpointSummary = EndpointView & { pending: number; failed: number };
 
 export async function listEndpoints(db: DbExecutor): Promise<EndpointSummary[]> {
   const rows = await db.select().from(webhookEndpoints).where(ne(webhookEndpoints.status, "rejected")).orderBy(desc(webhookEndpoints.proposedAt));
@@ -348,10 +328,10 @@ export async function listEndpoints(db: DbExecutor): Promise<EndpointSummary[]> 
     .from(webhookDeliveries)
     .groupBy(webhookDeliveries.endpointId);
   const byId = new Map(counts.map((row) => [row.endpointId, row]));
-  return rows.map(({ secretEncrypted: _secret, previousSecretEncrypted: _previous, ...endpoint }) => ({
-    ...endpoint,
-    pending: Number(byId.get(endpoint.id)?.pending ?? 0),
-    failed: Number(byId.get(endpoint.id)?.failed ?? 0),
+  return rows.map((row) => ({
+    ...viewOf(row),
+    pending: Number(byId.get(row.id)?.pending ?? 0),
+    failed: Number(byId.get(row.id)?.failed ?? 0),
   }));
 }
 

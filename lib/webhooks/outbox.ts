@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/types";
 import { branches, tokenRequests, webhookDeliveries, webhookEndpoints } from "@/lib/db/schema";
+import { sharedFreeText } from "./reference";
 import type { TokenFinishedWebhook, WebhookTestWebhook } from "./schemas";
 
 /**
@@ -49,7 +50,7 @@ export async function enqueueTokenFinished(tx: DbExecutor, tokenRequestId: strin
       state: token.state as TokenFinishedWebhook["data"]["state"],
       result:
         token.resultStatus && token.transactionNumber
-          ? { status: token.resultStatus, transaction_number: token.transactionNumber, error: token.resultError ?? null }
+          ? { status: token.resultStatus, transaction_number: token.transactionNumber, error: sharedFreeText(token.resultError ?? null) }
           : null,
       issued_at: token.issuedAt?.toISOString() ?? null,
       expires_at: token.expiresAt?.toISOString() ?? null,

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
+import { AppError } from "@/lib/errors";
 import { decryptField, encryptField, type PiiKeys } from "@/lib/pii";
 
 /**
@@ -26,13 +27,22 @@ export function decryptSecret(endpointId: string, column: "secret" | "previous_s
   return decryptField(stored, `webhook_endpoints.${column}:${endpointId}`, keys);
 }
 
+/**
+ * The endpoint's current secret. An endpoint not yet approved has none (it is made at the
+ * approval, ADR 0052): nothing is signed for it, rather than signed with something else.
+ */
+export function currentSecretOf(endpoint: { id: string; secretEncrypted: string | null }, keys?: PiiKeys): string {
+  if (endpoint.secretEncrypted === null) throw new AppError("CONFLICT", `webhook endpoint ${endpoint.id} has no signing secret yet (not approved)`);
+  return decryptSecret(endpoint.id, "secret", endpoint.secretEncrypted, keys);
+}
+
 /** The secrets to sign with now: the current one, and the previous one while its overlap lasts. */
 export function signingSecrets(
-  endpoint: { id: string; secretEncrypted: string; previousSecretEncrypted: string | null; previousSecretUntil: Date | null },
+  endpoint: { id: string; secretEncrypted: string | null; previousSecretEncrypted: string | null; previousSecretUntil: Date | null },
   now: Date,
   keys?: PiiKeys,
 ): string[] {
-  const secrets = [decryptSecret(endpoint.id, "secret", endpoint.secretEncrypted, keys)];
+  const secrets = [currentSecretOf(endpoint, keys)];
   if (endpoint.previousSecretEncrypted && endpoint.previousSecretUntil && endpoint.previousSecretUntil > now) {
     secrets.push(decryptSecret(endpoint.id, "previous_secret", endpoint.previousSecretEncrypted, keys));
   }

@@ -44,6 +44,9 @@ describe("webhook destinations", () => {
     ["the cloud metadata address", "http://169.254.169.254:PORT/latest/meta-data"],
     ["a loopback address outside the allow-list", "http://127.0.0.2:PORT/hook"],
     ["an IPv4-mapped IPv6 address", "http://[::ffff:127.0.0.1]:PORT/hook"],
+    ["an IPv4-compatible IPv6 address", "http://[::127.0.0.1]:PORT/hook"],
+    ["an IPv4-compatible IPv6 address in hex", "http://[::7f00:1]:PORT/hook"],
+    ["a 6to4 address of a loopback", "http://[2002:7f00:1::]:PORT/hook"],
     ["0.0.0.0", "http://0.0.0.0:PORT/hook"],
     ["IPv6 loopback outside the allow-list", "http://[::1]:PORT/hook"],
     ["a private address", "http://10.1.2.3:PORT/hook"],
@@ -86,6 +89,27 @@ describe("the address policy", () => {
       expect(refusalOf(address, wide), address).not.toBeNull();
     }
     expect(refusalOf("10.0.0.5", wide)).toBeNull();
+  });
+
+  it("refuses every IPv6 form that carries an IPv4 address, public or not, even when the allow-list holds them", () => {
+    const wide = { allowedCidrs: ["0.0.0.0/0", "::/0"] };
+    const carriers = [
+      ["IPv4-compatible", ["::127.0.0.1", "::7f00:1", "0:0:0:0:0:0:127.0.0.1", "::10.0.0.1", "::8.8.8.8", "::a9fe:a9fe"]],
+      ["IPv4-mapped and -translated", ["::ffff:10.0.0.1", "::ffff:0:7f00:1", "0:0:0:0:0:ffff:7f00:1"]],
+      ["NAT64", ["64:ff9b::127.0.0.1", "64:ff9b::7f00:1", "64:ff9b:1::a00:1"]],
+      ["6to4", ["2002:7f00:1::", "2002:7f00:0001::1", "2002:a9fe:a9fe::1", "2002:808:808::1"]],
+      ["Teredo", ["2001::1", "2001:0:4136:e378:8000:63bf:80ff:fffe", "2001:0000:53aa:064c::1"]],
+      ["ISATAP", ["2001:db9::5efe:127.0.0.1", "2a00:1450::200:5efe:7f00:1", "fd00::5efe:a00:1"]],
+    ] as const;
+    for (const [form, addresses] of carriers) {
+      for (const address of addresses) expect(refusalOf(address, wide), `${form} ${address}`).toMatch(/never allowed/);
+    }
+    // Their neighbours are ordinary addresses: IPv6 loopback is judged as loopback, 2001:db8 as documentation, 2001:4860 (Google) and 2003:: are public.
+    expect(refusalOf("::1", addressPolicyFrom({ APP_ENV: "test" }))).toBeNull();
+    expect(refusalOf("2001:db8::1", { allowedCidrs: [] })).toMatch(/private or loopback/);
+    expect(refusalOf("2001:4860:4860::8888", { allowedCidrs: [] })).toBeNull();
+    expect(refusalOf("2003::1", { allowedCidrs: [] })).toBeNull();
+    expect(refusalOf("2a00:1450::1:5efe:7f00:1", { allowedCidrs: [] })).toBeNull();
   });
 
   it("allows public addresses and the allow-list; loopback only by default outside production", () => {

@@ -63,13 +63,14 @@ describe("the app killed with SIGKILL mid-delivery", () => {
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/veridesk`;
     appUrl = `http://127.0.0.1:${await freePort()}`;
 
-    const { addEndpointAsOperator, sendTestEvent } = await import("@/lib/webhooks/endpoints");
+    const { approveEndpoint, proposeEndpointAsOperator, sendTestEvent } = await import("@/lib/webhooks/endpoints");
     const opened = await openDataDir();
     try {
       const rules = { policy: { allowedCidrs: ["127.0.0.1/32"] }, requireHttps: false };
-      const added = await addEndpointAsOperator(opened.db, "webhook crash drill", { url: receiverUrl, events: ["token.finished"] }, rules, new Date(), keys);
-      secret = added.secret;
-      deliveryId = await sendTestEvent(opened.db, { userId: "drill-admin", username: "drill.admin" }, added.endpoint.id, new Date());
+      const admin = { userId: "drill-admin", username: "drill.admin" };
+      const proposed = await proposeEndpointAsOperator(opened.db, "webhook crash drill", { url: receiverUrl, events: ["token.finished"] }, rules, new Date());
+      secret = (await approveEndpoint(opened.db, admin, proposed.id, new Date(), keys)).secret;
+      deliveryId = await sendTestEvent(opened.db, admin, proposed.id, new Date());
     } finally {
       await opened.close();
     }

@@ -16,12 +16,14 @@ await vi.hoisted(async () => {
 });
 
 const { closeDb, getDb } = await import("@/lib/db/client");
-const { auditEvents, passkeys, staffProfiles } = await import("@/lib/db/schema");
+const { auditEvents, authSessions, passkeys, staffProfiles } = await import("@/lib/db/schema");
 const { getAuth } = await import("../server");
 const { resolveSession } = await import("../session");
 const staffService = await import("@/lib/staff/accounts");
 const staffBranches = await import("@/lib/staff/branches");
 const { appUrl } = await import("@/lib/env");
+const { replaceTemporaryPassword } = await import("@/lib/staff/password-change");
+const { startEnrolment } = await import("../two-factor/enrolment");
 
 const ORIGIN = appUrl();
 const RP_ID = new URL(ORIGIN).hostname;
@@ -207,12 +209,80 @@ async function listAs(cookie: string) {
   return ((await response.json()) as { passkeys: { id: string; name: string }[] }).passkeys;
 }
 
+async function passkeySession(authenticator: Authenticator, counter = 1): Promise<string> {
+  const result = await signInWith(authenticator, { flags: FLAG_UP | FLAG_UV, counter });
+  expect(result.status, JSON.stringify(result.body)).toBe(200);
+  return result.cookies.find((cookie) => cookie.startsWith("veridesk.session_token="))!;
+}
+
+const sessionsOf = async (userId: string) => (await getDb()).select().from(authSessions).where(eq(authSessions.userId, userId));
+
+describe("a second factor before any session (ADR 0048)", () => {
+  it("gives an account whose only factor is a passkey no session from its right password", async () => {
+    const authenticator = await registeredAuthenticator("pk.onlykey");
+    const right = await post("/sign-in/username", { username: "pk.onlykey", password: "correct-horse-battery" });
+    expect(right.status).toBe(403);
+    expect(right.body).toMatchObject({ code: "PASSKEY_REQUIRED" });
+    expect(right.cookies.some((cookie) => cookie.startsWith("veridesk.session_token=") && cookie.length > "veridesk.session_token=".length)).toBe(false);
+    expect(await sessionsOf(authenticator.userId)).toEqual([]);
+    const wrong = await post("/sign-in/username", { username: "pk.onlykey", password: "not-the-password" });
+    expect(wrong.status).toBe(401);
+    expect(await failuresOf("pk.onlykey")).toEqual(["passkey_required", "invalid_credentials"]);
+    // The passkey itself still signs in.
+    await passkeySession(authenticator);
+    expect((await sessionsOf(authenticator.userId)).map((session) => session.authMethod)).toEqual(["passkey"]);
+  });
+
+  it("gives one administrator's password reset of a passkey-only account no way in, and the owner's passkey session survives choosing the new password", async () => {
+    const db = await getDb();
+    const authenticator = await registeredAuthenticator("pk.victim");
+    const { temporaryPassword } = await staffService.resetStaffPassword(db, { system: "test" }, authenticator.userId);
+    const taken = await post("/sign-in/username", { username: "pk.victim", password: temporaryPassword });
+    expect(taken.status).toBe(403);
+    expect(taken.body).toMatchObject({ code: "PASSKEY_REQUIRED" });
+    expect(await sessionsOf(authenticator.userId)).toEqual([]);
+
+    // The owner signs in with the passkey and replaces the temporary password: the fresh session
+    // better-auth opens for it keeps the passkey as its proof.
+    const cookie = await passkeySession(authenticator);
+    const headers = new Headers({ cookie, origin: ORIGIN });
+    const { staff } = await resolveSession(headers, { countsAsActivity: false });
+    expect(staff).toMatchObject({ mustChangePassword: true, session: { signInMethod: "passkey" } });
+    await replaceTemporaryPassword(db, staff!, { currentPassword: temporaryPassword, newPassword: "a phrase of my own", confirmPassword: "a phrase of my own" }, headers);
+    expect((await sessionsOf(authenticator.userId)).map((session) => session.authMethod)).toEqual(["passkey"]);
+  });
+
+  it("lets a password session add, replace or remove no factor of an account that holds one", async () => {
+    const db = await getDb();
+    const { member } = await staffService.createStaffAccount(db, { system: "test" }, { username: "pk.oldsession", name: "Old session", role: "admin", branchId, password: "correct-horse-battery" });
+    // Signed in before the account had a factor (the enrolment gate's session), then one is added.
+    const cookie = await passwordSession("pk.oldsession");
+    const options = await post("/passkey/generate-registration-options", {}, cookie);
+    expect(options.status, JSON.stringify(options.body)).toBe(200);
+    const { publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const [held] = await db
+      .insert(passkeys)
+      .values({ id: crypto.randomUUID(), name: "First key", publicKey: coseKeyOf(publicKey).toString("base64url"), userId: member.userId, credentialId: "b2xkLXNlc3Npb24", counter: 0, deviceType: "singleDevice", backedUp: false, transports: "internal" })
+      .returning();
+
+    for (const [path, body] of [["/passkey/generate-registration-options", {}], ["/passkey/verify-registration", { name: "Second", response: {} }], ["/passkey/remove", { id: held!.id }]] as const) {
+      const refused = await post(path, body, cookie);
+      expect(refused.status, path).toBe(403);
+      expect(refused.body, path).toEqual({ error: expect.objectContaining({ code: "SECOND_FACTOR_NOT_PROVEN" }) });
+    }
+    expect(await (await getDb()).select().from(passkeys).where(eq(passkeys.userId, member.userId))).toHaveLength(1);
+    const headers = new Headers({ cookie, origin: ORIGIN });
+    const { staff } = await resolveSession(headers, { countsAsActivity: false });
+    await expect(startEnrolment(db, staff!, "correct-horse-battery", headers)).rejects.toMatchObject({ code: "SECOND_FACTOR_NOT_PROVEN" });
+  });
+});
+
 describe("a staff member's own passkeys", () => {
   it("lists only one's own, and removes only one's own", async () => {
     const owner = await registeredAuthenticator("pk.owner");
-    await registeredAuthenticator("pk.other");
-    const ownerCookie = await passwordSession("pk.owner");
-    const otherCookie = await passwordSession("pk.other");
+    const other = await registeredAuthenticator("pk.other");
+    const ownerCookie = await passkeySession(owner);
+    const otherCookie = await passkeySession(other);
     const [ownPasskey] = await listAs(ownerCookie);
     expect(await listAs(ownerCookie)).toHaveLength(1);
     expect((await listAs(otherCookie)).map((passkey) => passkey.id)).not.toContain(ownPasskey!.id);

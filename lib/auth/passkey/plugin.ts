@@ -22,6 +22,8 @@ import { errorCatalog } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { metrics } from "@/lib/metrics";
 import { assertPasswordChosen, resolveSession } from "../session";
+import { secondFactorsHeldBy } from "../second-factors";
+import { mayChangeSecondFactors } from "../two-factor/policy";
 import { recordSignIn } from "../sign-in-audit";
 import { AuditWriteBudget } from "../signed-out-writes";
 import type { Staff } from "../types";
@@ -150,6 +152,18 @@ export function passkeyPlugin({ db, ipOf }: PasskeyPluginOptions) {
     return staff;
   }
 
+  /**
+   * A passkey is a second factor: an account that holds one already (or an authenticator app)
+   * adds, replaces or removes one only from a session that proved one (ADR 0048).
+   */
+  async function staffWhoMayChangeFactors(headers: Headers | undefined): Promise<Staff> {
+    const staff = await signedInStaff(headers, true);
+    if (!mayChangeSecondFactors(staff.session.signInMethod, await secondFactorsHeldBy(db, staff.userId))) {
+      throw new APIError("FORBIDDEN", { error: { code: "SECOND_FACTOR_NOT_PROVEN", message: errorCatalog.SECOND_FACTOR_NOT_PROVEN.userMessage } });
+    }
+    return staff;
+  }
+
   function refuseLimitedAddress(ip: string | null): void {
     if (!ip) return;
     const limit = failures().limitOf(addressBucketOf(ip), new Date());
@@ -205,7 +219,7 @@ export function passkeyPlugin({ db, ipOf }: PasskeyPluginOptions) {
     endpoints: {
       passkeyRegistrationOptions: createAuthEndpoint(passkeyPaths.registrationOptions, { method: "POST" }, async (ctx) => {
         const rpId = rpIdOrRefuse();
-        const staff = await signedInStaff(ctx.headers, true);
+        const staff = await staffWhoMayChangeFactors(ctx.headers);
         if ((await countPasskeysOf(db, staff.userId)) >= PASSKEYS_PER_ACCOUNT_MAX) {
           throw refuse("CONFLICT", passkeyErrorCodes.limit, passkeyMessages.limit);
         }
@@ -237,7 +251,7 @@ export function passkeyPlugin({ db, ipOf }: PasskeyPluginOptions) {
         { method: "POST" },
         async (ctx) => {
           const rpId = rpIdOrRefuse();
-          const staff = await signedInStaff(ctx.headers, true);
+          const staff = await staffWhoMayChangeFactors(ctx.headers);
           const parsed = registrationBodySchema.safeParse(ctx.body);
           if (!parsed.success) throw refuse("BAD_REQUEST", "VALIDATION", "That passkey answer could not be read. Try again.");
           const name = passkeyNameSchema.safeParse(parsed.data.name);
@@ -417,7 +431,7 @@ export function passkeyPlugin({ db, ipOf }: PasskeyPluginOptions) {
       }),
 
       passkeyRemove: createAuthEndpoint(passkeyPaths.remove, { method: "POST" }, async (ctx) => {
-        const staff = await signedInStaff(ctx.headers, true);
+        const staff = await staffWhoMayChangeFactors(ctx.headers);
         const parsed = z.object({ id: z.uuid() }).safeParse(ctx.body);
         if (!parsed.success) throw refuse("NOT_FOUND", passkeyErrorCodes.notFound, passkeyMessages.notFound);
         const removed = await deleteOwnPasskey(db, staff.userId, parsed.data.id);

@@ -3,25 +3,27 @@ import { and, eq } from "drizzle-orm";
 import type { DbExecutor } from "@/lib/db/types";
 import { authUsers, ssoIdentities, staffProfiles } from "@/lib/db/schema";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
-import { normalizeUsername } from "../username";
-import type { IdentityClaims } from "./identity-claims";
+import { isExactUsername, type IdentityClaims } from "./identity-claims";
 
-export type SsoAccount = { userId: string; username: string; role: string; disabledAt: Date | null; branchId: string };
+export type SsoAccount = { userId: string; username: string; role: string; disabledAt: Date | null; branchId: string; isBreakGlass: boolean };
 
 export type AccountResolution =
   | { outcome: "found"; account: SsoAccount; hasJustLinked: boolean }
-  | { outcome: "refused"; reason: "unknown_person" | "identity_mismatch" };
+  | { outcome: "refused"; reason: "unknown_person" | "username_not_exact" | "break_glass_account" | "identity_mismatch" };
 
 /**
  * Which Veridesk account a bank identity is. Once linked, by issuer + subject only: a person renamed
  * at the bank keeps their account, and the username claim is never read again for them. Not yet
- * linked: by the username claim equal to the account's username, and only if that account has no
- * identity at this issuer yet (another subject with the same name is refused, not merged). Nobody
- * is created here: an identity matching no account is refused.
+ * linked: by the username claim equal to the account's username as it stands — a claim that is not
+ * exactly a username (capitals, spaces, look-alike characters) is refused, never normalised into
+ * an account (ADR 0053) — and only if that account has no identity at this issuer yet (another
+ * subject with the same name is refused, not merged). Nobody is created here: an identity matching
+ * no account is refused. A break-glass account is never a bank identity's, linked or not.
  */
 export async function resolveSsoAccount(executor: DbExecutor, identity: IdentityClaims, now: Date): Promise<AccountResolution> {
   const linked = await accountLinkedTo(executor, identity);
   if (linked) {
+    if (linked.isBreakGlass) return { outcome: "refused", reason: "break_glass_account" };
     await executor
       .update(ssoIdentities)
       .set({ lastSignInAt: now })
@@ -29,9 +31,11 @@ export async function resolveSsoAccount(executor: DbExecutor, identity: Identity
     return { outcome: "found", account: linked, hasJustLinked: false };
   }
   if (!identity.username) return { outcome: "refused", reason: "unknown_person" };
-  const username = normalizeUsername(identity.username);
-  const candidate = await accountWhere(executor, { username });
+  // Before any query: the claim is compared as the provider sent it, `\0` and all.
+  if (!isExactUsername(identity.username)) return { outcome: "refused", reason: "username_not_exact" };
+  const candidate = await accountWhere(executor, { username: identity.username });
   if (!candidate) return { outcome: "refused", reason: "unknown_person" };
+  if (candidate.isBreakGlass) return { outcome: "refused", reason: "break_glass_account" };
   const [existingLink] = await executor
     .select({ subject: ssoIdentities.subject })
     .from(ssoIdentities)
@@ -64,6 +68,7 @@ async function accountWhere(executor: DbExecutor, userIdOrUsername: { userId: st
       role: staffProfiles.role,
       disabledAt: staffProfiles.disabledAt,
       branchId: staffProfiles.branchId,
+      isBreakGlass: staffProfiles.isBreakGlass,
     })
     .from(authUsers)
     .innerJoin(staffProfiles, eq(staffProfiles.userId, authUsers.id))

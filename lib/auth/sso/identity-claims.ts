@@ -1,3 +1,5 @@
+import { usernameSchema } from "../username";
+
 /**
  * What Veridesk reads from the bank's ID token, and the checks made on it before any account is
  * looked at. Pure: no database, no settings read here (they come in), so every rule is unit-tested.
@@ -18,7 +20,10 @@ export type SsoPolicy = {
 export type IdentityClaims = {
   issuer: string;
   subject: string;
-  /** The username claim, or null when the token has none (then only a linked subject can sign in). */
+  /**
+   * The username claim as the provider sent it, never trimmed or lower-cased (ADR 0053), or null
+   * when the token has none (then only a linked subject can sign in).
+   */
   username: string | null;
   groups: string[];
   amr: string[];
@@ -31,7 +36,7 @@ export function readIdentityClaims(claims: Record<string, unknown>, policy: Pick
   return {
     issuer: String(claims.iss ?? ""),
     subject: String(claims.sub ?? ""),
-    username: typeof username === "string" && username.trim() !== "" ? username.trim() : null,
+    username: typeof username === "string" && username !== "" ? username : null,
     groups: stringList(claims[policy.groupsClaim]),
     amr: stringList(claims.amr),
     // Entra shows authentication contexts as `acrs`; the first that matches counts like `acr`.
@@ -44,6 +49,29 @@ function stringList(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter((entry): entry is string => typeof entry === "string");
   return [];
 }
+
+/**
+ * Whether a username claim is a Veridesk username exactly as it stands: what the username rule
+ * would make of it is itself, and that passes the rule. A password sign-in may forgive capitals
+ * and spaces (a person types them); a claim that needed forgiving is not the account's username —
+ * `supervisor.\u212Aumasi` (a Kelvin sign) lower-cases to `supervisor.kumasi`, someone else's.
+ */
+export function isExactUsername(claim: string): boolean {
+  const parsed = usernameSchema.safeParse(claim);
+  return parsed.success && parsed.data === claim;
+}
+
+/**
+ * A username claim as the audit trail shows it: every character that is not plain visible ASCII
+ * (spaces, controls, look-alikes) written as its code point, so an administrator sees why a claim
+ * was not exact; bounded, since the provider decides its length.
+ */
+export function shownUsernameClaim(claim: string): string {
+  const shown = [...claim].map((character) => (/^[\x21-\x7e]$/.test(character) ? character : `\\u{${character.codePointAt(0)!.toString(16).toUpperCase()}}`)).join("");
+  return shown.length > SHOWN_CLAIM_MAX ? `${shown.slice(0, SHOWN_CLAIM_MAX)}…` : shown;
+}
+
+const SHOWN_CLAIM_MAX = 120;
 
 /** Whether the provider says a second factor was used: an `amr` value, or an `acr` configured as multi-factor. */
 export function showsSecondFactor(identity: IdentityClaims, policy: SsoPolicy): boolean {

@@ -14,7 +14,7 @@ import { safeNextPath } from "../session-policy";
 import { AuditWriteBudget } from "../signed-out-writes";
 import { recordSignIn } from "../sign-in-audit";
 import { resolveSsoAccount } from "./accounts";
-import { readIdentityClaims, refusalByAccount, refusalByClaims, type IdentityClaims } from "./identity-claims";
+import { readIdentityClaims, refusalByAccount, refusalByClaims, shownUsernameClaim, type IdentityClaims } from "./identity-claims";
 import { authorizationUrl, exchangeCode, newPendingSignIn, ssoPolicy, SSO_CALLBACK_PATH, SSO_START_PATH, type PendingSignIn } from "./provider";
 import type { SsoRefusal } from "./refusals";
 
@@ -78,7 +78,7 @@ export function bankSso(db: Database) {
             await recordAuditEvent(db, {
               action: "auth.sso_refused",
               actor: null,
-              actorLabel: identity?.username ?? identity?.subject ?? "unknown",
+              actorLabel: identity?.username ? shownUsernameClaim(identity.username) : (identity?.subject ?? "unknown"),
               branchId: typeof extra?.branchId === "string" ? extra.branchId : null,
               details: { reason, method: "sso", ip, ...identityDetails(identity), ...(extra?.providerError ? { providerError: extra.providerError } : {}) },
               requestId,
@@ -179,7 +179,7 @@ function readPending(raw: string | null | false | undefined): PendingSignIn | nu
 /** The audit details of a bank identity: who the provider says it is, and how they signed in there. */
 function identityDetails(identity: IdentityClaims | undefined): Record<string, unknown> {
   if (!identity) return { issuer: env().SSO_ISSUER ?? null };
-  return { issuer: identity.issuer, subject: identity.subject, usernameClaim: identity.username, amr: identity.amr, acr: identity.acr };
+  return { issuer: identity.issuer, subject: identity.subject, usernameClaim: identity.username && shownUsernameClaim(identity.username), amr: identity.amr, acr: identity.acr };
 }
 
 function refusalPath(reason: SsoRefusal): string {

@@ -20,6 +20,14 @@ export const SSO_REFUSALS = {
     title: "Administrators need the bank's approval too",
     text: "Your Veridesk account is an administrator, but your bank account is not in the administrators' group. Ask the bank's identity team.",
   },
+  username_not_exact: {
+    title: "Your bank username is not written as in Veridesk",
+    text: "Your bank sign-in sent a username Veridesk does not accept exactly (capital letters, spaces or other characters). Ask your administrator: the bank must send it exactly as Veridesk has it.",
+  },
+  break_glass_account: {
+    title: "This is an emergency account",
+    text: "Veridesk's emergency administrator accounts sign in with their password, never through the bank. Ask your administrator.",
+  },
   identity_mismatch: {
     title: "This username belongs to someone else",
     text: "Your Veridesk account is linked to a different bank identity. Ask your administrator.",

@@ -35,8 +35,8 @@ const ports = await vi.hoisted(async () => {
 });
 
 const { closeDb, getDb } = await import("@/lib/db/client");
-const { auditEvents, authSessions, ssoIdentities } = await import("@/lib/db/schema");
-const { getAuth } = await import("../server");
+const { auditEvents, authSessions, authUsers, ssoIdentities } = await import("@/lib/db/schema");
+const { getAuth, handleAuthRequest } = await import("../server");
 const { resolveSession } = await import("../session");
 const staffAccounts = await import("@/lib/staff/accounts");
 const staffBranches = await import("@/lib/staff/branches");
@@ -59,6 +59,7 @@ beforeAll(async () => {
     ["admin.second", "admin"],
     ["supervisor.hq", "head_office_supervisor"],
     ["teller.kumasi", "teller"],
+    ["supervisor.hq.second", "head_office_supervisor"],
   ] as const) {
     // supervisor.kumasi keeps the temporary password of a new account: a bank sign-in never asks for it.
     const password = username === "supervisor.kumasi" ? undefined : "a-long-password-1";
@@ -176,6 +177,47 @@ describe("single sign-on against the local provider", () => {
     expect(landing(await bankSignIn(new Browser(), { username: "stranger", password: "stranger-pass", code: "777777" }))).toBe("/sign-in?sso=unknown_person");
   });
 
+  it("refuses a username claim that is not exactly a username, before it picks an account, and audits the claim as sent", async () => {
+    const db = await getDb();
+    const stranger = { password: "stranger-pass", code: "777777" };
+    for (const claim of [
+      "supervisor.\u212Aumasi",
+      " SUPERVISOR.HQ.SECOND ",
+      "SUPERVISOR.KUMASI",
+      "supervisor.kumasi\u0000",
+      "supervisor.ku\u200Dmasi",
+      "ｓｕｐｅｒｖｉｓｏｒ.ｋｕｍａｓｉ",
+      "supervisor.kumasi".padEnd(200, "x"),
+    ]) {
+      // Another person at the bank (the stranger's subject) now carries a name that normalises to a Veridesk account's.
+      await fetch(`${IDP}/control/rename`, { method: "POST", body: new URLSearchParams({ subject: "idp-0007", username: claim }) });
+      const browser = new Browser();
+      expect(landing(await bankSignIn(browser, { username: claim, ...stranger })), JSON.stringify(claim)).toBe("/sign-in?sso=username_not_exact");
+      expect((await sessionOf(browser)).staff).toBeNull();
+      const refusal = await latestAudit("auth.sso_refused");
+      expect(refusal?.details).toMatchObject({ reason: "username_not_exact", subject: "idp-0007" });
+      expect((refusal?.details as { usernameClaim: string }).usernameClaim).not.toBe(claim.trim().toLowerCase());
+    }
+    expect((await latestAudit("auth.sso_refused"))?.details).toMatchObject({ usernameClaim: `supervisor.kumasi${"x".repeat(103)}…` });
+    const [kelvin] = await db.select().from(auditEvents).where(and(eq(auditEvents.action, "auth.sso_refused"), eq(auditEvents.actorLabel, "supervisor.\\u{212A}umasi")));
+    expect(kelvin?.details).toMatchObject({ usernameClaim: "supervisor.\\u{212A}umasi" });
+    // Nothing was linked: the accounts the claims normalise to are still free for their own people.
+    expect(await db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, "idp-0007"))).toEqual([]);
+    const linkedUsernames = await db.select({ username: authUsers.username }).from(ssoIdentities).innerJoin(authUsers, eq(authUsers.id, ssoIdentities.userId));
+    expect(linkedUsernames.map((row) => row.username)).not.toContain("supervisor.kumasi");
+    expect(linkedUsernames.map((row) => row.username)).not.toContain("supervisor.hq.second");
+  });
+
+  it("never links a bank identity to a break-glass account, even one carrying its username exactly", async () => {
+    await staffAccounts.createStaffAccount(await getDb(), { system: "test" }, { username: "glass.sso", name: "Glass SSO", role: "admin", branchId, password: "a-long-password-1", isBreakGlass: true });
+    await fetch(`${IDP}/control/rename`, { method: "POST", body: new URLSearchParams({ subject: "idp-0007", username: "glass.sso" }) });
+    const browser = new Browser();
+    expect(landing(await bankSignIn(browser, { username: "glass.sso", password: "stranger-pass", code: "777777" }))).toBe("/sign-in?sso=break_glass_account");
+    expect((await sessionOf(browser)).staff).toBeNull();
+    expect((await latestAudit("auth.sso_refused"))?.details).toMatchObject({ reason: "break_glass_account", subject: "idp-0007", usernameClaim: "glass.sso" });
+    expect(await (await getDb()).select().from(ssoIdentities).where(eq(ssoIdentities.subject, "idp-0007"))).toEqual([]);
+  });
+
   it("keeps a renamed person on their account, and refuses another subject carrying a linked username", async () => {
     await bankSignIn(new Browser(), { username: "supervisor.kumasi", password: "supervisor-pass", code: "222222" });
     await fetch(`${IDP}/control/rename`, { method: "POST", body: new URLSearchParams({ subject: "idp-0002", username: "efua.boateng" }) });
@@ -213,24 +255,27 @@ describe("single sign-on against the local provider", () => {
     expect(cancelled.headers.get("location")).toBe("/sign-in?sso=cancelled");
   });
 
-  it("refuses a password sign-in of an account while single sign-on is configured, unless it is break-glass", async () => {
-    const auth = await getAuth();
-    const signIn = (username: string) =>
-      auth.handler(
+  it("refuses a password sign-in of an account while single sign-on is configured, unless it is break-glass, a right password exactly as a wrong one", async () => {
+    const signIn = (username: string, password = "a-long-password-1") =>
+      handleAuthRequest(
         new Request(`${appUrl()}/api/auth/sign-in/username`, {
           method: "POST",
           headers: { "content-type": "application/json", origin: appUrl() },
-          body: JSON.stringify({ username, password: "a-long-password-1" }),
+          body: JSON.stringify({ username, password }),
         }),
       );
     const refused = await signIn("teller.accra");
-    expect(refused.status).toBe(403);
-    expect(((await refused.json()) as { code: string }).code).toBe("USE_BANK_SIGN_IN");
-    const [failure] = await (await getDb())
+    const wrong = await signIn("teller.accra", "not-the-password-1");
+    // No password oracle for the accounts that sign in through the bank: the same status and body.
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual(await wrong.json());
+    expect(wrong.status).toBe(401);
+    // Only the bank's own trail tells them apart.
+    const failures = await (await getDb())
       .select()
       .from(auditEvents)
       .where(and(eq(auditEvents.action, "auth.sign_in_failed"), eq(auditEvents.actorLabel, "teller.accra")));
-    expect(failure?.details).toMatchObject({ reason: "password_sign_in_off" });
+    expect(failures.map((failure) => (failure.details as { reason: string }).reason).sort()).toEqual(["invalid_credentials", "password_sign_in_off"]);
 
     await staffAccounts.createStaffAccount(await getDb(), { system: "test" }, { username: "glass", name: "Glass", role: "admin", branchId, password: "a-long-password-1", isBreakGlass: true });
     const allowed = await signIn("glass");

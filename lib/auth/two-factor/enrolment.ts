@@ -6,6 +6,7 @@ import type { DbExecutor } from "@/lib/db/types";
 import { authUsers } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { assertMayChangeSecondFactors } from "../second-factors";
 import { betterAuthErrorCode, getAuth } from "../server";
 import type { Staff } from "../types";
 import { groupedSecret, secretOfTotpUri } from "./totp";
@@ -30,7 +31,8 @@ export const enrolmentMessages = {
   codeUsed: "That code was used already. Wait for the next code in your authenticator app.",
 } as const;
 
-export async function startEnrolment(staff: Staff, password: string, requestHeaders: Headers): Promise<EnrolmentStart> {
+export async function startEnrolment(db: DbExecutor, staff: Staff, password: string, requestHeaders: Headers): Promise<EnrolmentStart> {
+  await assertMayChangeSecondFactors(db, staff);
   const auth = await getAuth();
   let answer: { method: string; totpURI?: string; backupCodes?: string[] };
   try {
@@ -53,6 +55,7 @@ export async function startEnrolment(staff: Staff, password: string, requestHead
 }
 
 export async function confirmEnrolment(db: DbExecutor, staff: Staff, code: string, requestHeaders: Headers, requestId?: string): Promise<void> {
+  await assertMayChangeSecondFactors(db, staff);
   const auth = await getAuth();
   try {
     await auth.api.verifyTOTP({ body: { code }, headers: requestHeaders });
@@ -78,6 +81,7 @@ export async function confirmEnrolment(db: DbExecutor, staff: Staff, code: strin
 
 /** New backup codes (the old ones stop working), shown once. Asks for the password, as better-auth does. */
 export async function renewBackupCodes(db: DbExecutor, staff: Staff, password: string, requestHeaders: Headers, requestId?: string): Promise<string[]> {
+  await assertMayChangeSecondFactors(db, staff);
   const auth = await getAuth();
   let answer: { backupCodes: string[] };
   try {

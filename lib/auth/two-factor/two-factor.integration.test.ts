@@ -68,7 +68,7 @@ async function enrolledAccount(username: string) {
   const requestHeaders = new Headers({ cookie: sessionCookie!, origin: appUrl() });
   const { staff } = await resolveSession(requestHeaders, { countsAsActivity: false });
   expect(staff).toMatchObject({ mustEnrolSecondFactor: true, session: { signInMethod: "password" } });
-  const started = await startEnrolment(staff!, PASSWORD, requestHeaders);
+  const started = await startEnrolment(db, staff!, PASSWORD, requestHeaders);
   const secret = base32Decode(started.secret);
   await confirmEnrolment(db, staff!, totpCode(secret, totpStepAt(Date.now())), requestHeaders);
   return { userId: member.userId, username, secret, backupCodes: started.backupCodes };
@@ -96,7 +96,7 @@ describe("enrolment", () => {
     const { sessionCookie } = await signIn("tf.enrol");
     const requestHeaders = new Headers({ cookie: sessionCookie!, origin: appUrl() });
     const { staff } = await resolveSession(requestHeaders, { countsAsActivity: false });
-    const started = await startEnrolment(staff!, PASSWORD, requestHeaders);
+    const started = await startEnrolment(db, staff!, PASSWORD, requestHeaders);
     expect(started.qrCodeDataUrl).toMatch(/^data:image\/png;base64,/);
     expect(started.backupCodes).toHaveLength(10);
     await confirmEnrolment(db, staff!, codeAt(base32Decode(started.secret), 0), requestHeaders);

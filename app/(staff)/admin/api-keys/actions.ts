@@ -1,14 +1,15 @@
 "use server";
 
 import { apiKeyDecisionSchema, proposeApiKeySchema, rollApiKeySchema } from "@/lib/api/admin-schemas";
-import { approveApiKey, decideAgainstApiKey, proposeApiKey, revokeApiKey, rollApiKey } from "@/lib/api/keys";
+import { approveApiKey, decideAgainstApiKey, proposeApiKey, proposeApiKeyRoll, revokeApiKey } from "@/lib/api/keys";
 import { defineAction } from "@/lib/actions";
 import { getDb } from "@/lib/db/client";
 
 /**
  * The integration API's keys (ADR 0044). A new key is a grant of customer data: one administrator
- * proposes it, a second approves and is shown the key once (ADR 0020). Rolling and revoking are
- * not grants: one administrator. Every step is audited by lib/api/keys.ts.
+ * proposes it, a second approves and is shown the key once (ADR 0020). Rolling mints a working key
+ * too: the same two people, the approval reusing the creation's (a roll's proposal is a pending key).
+ * Revoking only removes access: one administrator. Every step is audited by lib/api/keys.ts.
  */
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -53,8 +54,8 @@ export const cancelApiKeyAction = defineAction(
 export const rollApiKeyAction = defineAction(
   { name: "api_key.roll", schema: rollApiKeySchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
-    const { key, row } = await rollApiKey(await getDb(), staff, input.keyId, { overlapMs: input.overlapHours * 60 * 60_000, requestId });
-    return { keyId: row.id, name: row.name, key };
+    const row = await proposeApiKeyRoll(await getDb(), staff, input.keyId, requestId);
+    return { keyId: row.id };
   },
 );
 

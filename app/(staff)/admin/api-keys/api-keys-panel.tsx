@@ -33,6 +33,8 @@ export type ApiKeyRow = {
   proposedBy: string;
   proposedAt: string;
   isOwnProposal: boolean;
+  /** A roll's proposal: approving it makes the successor of an active key. */
+  isRoll: boolean;
 };
 
 const statusTone: Record<ApiKeyRow["status"], BadgeTone> = {
@@ -45,9 +47,9 @@ const statusTone: Record<ApiKeyRow["status"], BadgeTone> = {
 };
 
 /**
- * The API keys page's working part: propose a key, decide on proposals (the author may only
- * cancel), and roll or revoke the active keys. A key made by an approval or a roll is shown
- * once, here, and never again.
+ * The API keys page's working part: propose a key or a roll, decide on proposals (the author may
+ * only cancel), and revoke the active keys. A key made by an approval (of a new key or a roll) is
+ * shown once, here, to the approver, and never again.
  */
 export function ApiKeysPanel(props: {
   keys: ApiKeyRow[];
@@ -56,7 +58,7 @@ export function ApiKeysPanel(props: {
   approveAction: Action<typeof apiKeyDecisionSchema, ShownKey>;
   rejectAction: Action<typeof apiKeyDecisionSchema, { keyId: string }>;
   cancelAction: Action<typeof apiKeyDecisionSchema, { keyId: string }>;
-  rollAction: Action<typeof rollApiKeySchema, ShownKey>;
+  rollAction: Action<typeof rollApiKeySchema, { keyId: string }>;
   revokeAction: Action<typeof apiKeyDecisionSchema, { keyId: string }>;
 }) {
   const router = useRouter();
@@ -109,6 +111,7 @@ export function ApiKeysPanel(props: {
               <li key={key.id} data-api-key={key.name} className="flex flex-col gap-3 rounded-card border border-line bg-surface p-4 md:flex-row md:items-center md:justify-between">
                 <div className="flex flex-col gap-1">
                   <p className="font-semibold">
+                    {key.isRoll ? "Roll of " : null}
                     {key.name} ({key.environment}): {key.scopes.join(", ")} for {key.branches.join(", ")}
                   </p>
                   <p className="text-sm text-ink-muted">
@@ -184,9 +187,9 @@ export function ApiKeysPanel(props: {
                     <TableCell className="text-right">
                       {key.status === "active" ? (
                         <div className="flex flex-wrap justify-end gap-2">
-                          <Button size="sm" variant="secondary" disabled={busy !== undefined} onClick={() => run(key.id, () => props.rollAction({ keyId: key.id, overlapHours: 24 }), setShown)}>
+                          <Button size="sm" variant="secondary" disabled={busy !== undefined} onClick={() => run(key.id, () => props.rollAction({ keyId: key.id }), () => setNotice(`Roll proposed for "${key.name}". A second administrator must approve it; the new key is shown to them, and this one keeps working for 24 hours from then.`))}>
                             <RotateCw aria-hidden className="size-4" />
-                            Roll
+                            Propose a roll
                           </Button>
                           {confirmRevoke === key.id ? (
                             <Button

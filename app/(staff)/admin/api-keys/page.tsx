@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 
 /**
  * The keys the bank's own systems call /api/v1 with (ADR 0044): propose, approve (a second
- * administrator, who sees the key once), roll with an overlap, revoke; when each was last used.
+ * administrator, who sees the key once), roll the same way (with an overlap from the approval), revoke; when each was last used.
  */
 export default async function ApiKeysPage() {
   const staff = await requirePermission("staff.manage");
@@ -32,12 +32,13 @@ export default async function ApiKeysPage() {
     proposedBy: key.proposedByUsername,
     proposedAt: formatDateTime(key.proposedAt),
     isOwnProposal: key.proposedByUserId === staff.userId,
+    isRoll: key.rolledFromId !== null,
   }));
   return (
     <>
       <PageHeader
         title="API keys"
-        description="Keys for the bank's own systems (the onboarding app, the loan system) to issue and follow tokens through the API. A new key needs a second administrator. Only a fingerprint of each key is kept: a key is shown once."
+        description="Keys for the bank's own systems (the onboarding app, the loan system) to issue and follow tokens through the API. A new key, and a roll, needs a second administrator. Only a fingerprint of each key is kept: a key is shown once."
       />
       <ApiKeysPanel
         keys={rows}

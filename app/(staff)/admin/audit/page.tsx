@@ -49,8 +49,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
   const canVerify = scope.kind === "all";
 
   const [{ events, total, pageCount, names }, actions, allStaff] = await Promise.all([
-    listAuditTrailPage(await getDb(), scope, filter, page, PAGE_SIZE),
-    listAuditActions(await getDb(), scope),
+    // The reader, not only their scope: a row about a risk case is routed like the case (ADR 0050).
+    listAuditTrailPage(await getDb(), staff, filter, page, PAGE_SIZE),
+    listAuditActions(await getDb(), staff),
     listStaff(await getDb()),
   ]);
   const staffOptions = scope.kind === "all" ? allStaff : allStaff.filter((member) => member.branch.id === scope.branchId);

@@ -6,11 +6,11 @@ import { AuditChainStatus } from "@/components/staff/audit-chain-status";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { ActionResult } from "@/lib/actions/result";
-import type { ChainReport } from "@/lib/audit/chain-report";
+import type { ChainCheckReport } from "@/lib/audit/chain-report";
 
 /** "Verify the trail": a POST through its server action (the page's GET writes nothing), then its report. */
-export function VerifyTrail({ verifyAction }: { verifyAction: (input: Record<string, never>) => Promise<ActionResult<ChainReport>> }) {
-  const [report, setReport] = useState<ChainReport>();
+export function VerifyTrail({ verifyAction }: { verifyAction: (input: Record<string, never>) => Promise<ActionResult<ChainCheckReport>> }) {
+  const [report, setReport] = useState<ChainCheckReport>();
   const [error, setError] = useState<string>();
   const [isBusy, setIsBusy] = useState(false);
 

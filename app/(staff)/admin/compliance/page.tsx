@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { ConsentWordingForm } from "@/components/compliance/consent-wording-form";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCaption, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { requirePermission } from "@/lib/auth/pages";
 import { currentConsentWording, listConsentWordings } from "@/lib/compliance/consent";
+import { withoutCaseRows } from "@/lib/compliance/case-routing";
 import { AML_MINIMUM_YEARS } from "@/lib/compliance/retention-policy";
 import { getDb } from "@/lib/db/client";
 import { auditEvents } from "@/lib/db/schema";
@@ -28,7 +29,7 @@ export default async function CompliancePage() {
   const runs = await db
     .select({ at: auditEvents.at, details: auditEvents.details })
     .from(auditEvents)
-    .where(eq(auditEvents.action, "retention.run"))
+    .where(and(eq(auditEvents.action, "retention.run"), withoutCaseRows()))
     .orderBy(desc(auditEvents.at), desc(auditEvents.id))
     .limit(10);
   const retentionRows: [string, string][] = [

@@ -4,11 +4,11 @@ import { z } from "zod";
 import { defineAction } from "@/lib/actions";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { isoInstantSchema } from "@/lib/validation/query-values";
 import { wakeWebhookWorker } from "@/lib/webhooks/boot";
 import {
   approveEndpoint,
   decideUrlChange,
-  DEFAULT_ROTATION_OVERLAP_HOURS,
   disableEndpoint,
   enableEndpoint,
   endpointInputSchema,
@@ -17,14 +17,16 @@ import {
   recoverFailedSince,
   rejectEndpoint,
   resendDelivery,
-  rotateSecret,
   sendTestEvent,
   urlRulesFrom,
 } from "@/lib/webhooks/endpoints";
+import { approveSecretRotation, decideAgainstSecretRotation, DEFAULT_ROTATION_OVERLAP_HOURS, overlapHoursSchema, proposeSecretRotation } from "@/lib/webhooks/secret-rotations";
 
 /**
  * Webhook endpoints (lib/webhooks). Adding one, or changing where one sends, is a grant of
- * customer outcomes: it waits for a second administrator (ADR 0020). Every step is audited by lib/webhooks.
+ * customer outcomes: it waits for a second administrator (ADR 0020). A signing secret, a new
+ * endpoint's or a rotated one, is made at the second administrator's approval and returned to
+ * them alone (ADR 0052). Every step is audited by lib/webhooks.
  */
 
 const endpointIdSchema = z.object({ endpointId: z.uuid() });
@@ -32,17 +34,20 @@ const endpointIdSchema = z.object({ endpointId: z.uuid() });
 export const createWebhookEndpointAction = defineAction(
   { name: "webhooks.create", schema: endpointInputSchema, permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
-    const { endpoint, secret } = await proposeEndpoint(await getDb(), staff, input, urlRulesFrom(env()), new Date(), undefined, requestId);
-    return { endpointId: endpoint.id, secret };
+    const endpoint = await proposeEndpoint(await getDb(), staff, input, urlRulesFrom(env()), new Date(), requestId);
+    return { endpointId: endpoint.id };
   },
 );
 
 export const decideWebhookEndpointAction = defineAction(
   { name: "webhooks.decide", schema: endpointIdSchema.extend({ decision: z.enum(["approve", "reject"]) }), permission: "staff.manage" },
-  async ({ input, staff, requestId }) => {
-    if (input.decision === "approve") await approveEndpoint(await getDb(), staff, input.endpointId, new Date(), requestId);
-    else await rejectEndpoint(await getDb(), staff, input.endpointId, new Date(), requestId);
-    return { decision: input.decision };
+  async ({ input, staff, requestId }): Promise<{ decision: "approve"; url: string; secret: string } | { decision: "reject" }> => {
+    if (input.decision === "reject") {
+      await rejectEndpoint(await getDb(), staff, input.endpointId, new Date(), requestId);
+      return { decision: "reject" };
+    }
+    const { endpoint, secret } = await approveEndpoint(await getDb(), staff, input.endpointId, new Date(), undefined, requestId);
+    return { decision: "approve", url: endpoint.url, secret };
   },
 );
 
@@ -71,15 +76,37 @@ export const sendWebhookTestAction = defineAction(
   },
 );
 
-export const rotateWebhookSecretAction = defineAction(
-  {
-    name: "webhooks.rotate",
-    schema: endpointIdSchema.extend({ overlapHours: z.coerce.number().int().min(0).max(24 * 14).default(DEFAULT_ROTATION_OVERLAP_HOURS) }),
-    permission: "staff.manage",
-  },
+const rotationSchema = endpointIdSchema.extend({ rotationId: z.uuid() });
+
+export const proposeSecretRotationAction = defineAction(
+  { name: "webhooks.rotation_propose", schema: endpointIdSchema.extend({ overlapHours: overlapHoursSchema.default(DEFAULT_ROTATION_OVERLAP_HOURS) }), permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
-    const { secret, previousValidUntil } = await rotateSecret(await getDb(), staff, input.endpointId, input.overlapHours, new Date(), undefined, requestId);
+    const rotation = await proposeSecretRotation(await getDb(), staff, input.endpointId, input.overlapHours, new Date(), requestId);
+    return { rotationId: rotation.id };
+  },
+);
+
+export const approveSecretRotationAction = defineAction(
+  { name: "webhooks.rotation_approve", schema: rotationSchema, permission: "staff.manage" },
+  async ({ input, staff, requestId }) => {
+    const { secret, previousValidUntil } = await approveSecretRotation(await getDb(), staff, input.endpointId, input.rotationId, new Date(), undefined, requestId);
     return { secret, previousValidUntil: previousValidUntil.toISOString() };
+  },
+);
+
+export const rejectSecretRotationAction = defineAction(
+  { name: "webhooks.rotation_reject", schema: rotationSchema, permission: "staff.manage" },
+  async ({ input, staff, requestId }) => {
+    await decideAgainstSecretRotation(await getDb(), staff, input.endpointId, input.rotationId, "rejected", new Date(), requestId);
+    return { rotationId: input.rotationId };
+  },
+);
+
+export const cancelSecretRotationAction = defineAction(
+  { name: "webhooks.rotation_cancel", schema: rotationSchema, permission: "staff.manage" },
+  async ({ input, staff, requestId }) => {
+    await decideAgainstSecretRotation(await getDb(), staff, input.endpointId, input.rotationId, "cancelled", new Date(), requestId);
+    return { rotationId: input.rotationId };
   },
 );
 
@@ -103,7 +130,7 @@ export const resendWebhookDeliveryAction = defineAction(
 );
 
 export const recoverWebhookDeliveriesAction = defineAction(
-  { name: "webhooks.recover", schema: endpointIdSchema.extend({ since: z.iso.datetime({ offset: true }) }), permission: "staff.manage" },
+  { name: "webhooks.recover", schema: endpointIdSchema.extend({ since: isoInstantSchema }), permission: "staff.manage" },
   async ({ input, staff, requestId }) => {
     const recovered = await recoverFailedSince(await getDb(), staff, input.endpointId, new Date(input.since), new Date(), requestId);
     wakeWebhookWorker();

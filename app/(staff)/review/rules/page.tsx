@@ -19,11 +19,11 @@ const figuresDays = 30;
 
 /** The risk rules in force, changes waiting for a second person, and each rule's figures (head office only, ADR 0046). */
 export default async function RiskRulesPage() {
-  await requireAllPermissions("risk.cases", "branches.all");
+  const staff = await requireAllPermissions("risk.cases", "branches.all");
   const db = await getDb();
   const to = new Date();
   const from = new Date(to.getTime() - figuresDays * 24 * 3_600_000);
-  const [versions, figures] = await Promise.all([listRuleVersions(db), readRuleFigures(db, { from, to })]);
+  const [versions, figures] = await Promise.all([listRuleVersions(db), readRuleFigures(db, staff, { from, to })]);
   const rows = RULE_KEYS.map((ruleKey) => ({
     ruleKey,
     active: versions.find((row) => row.ruleKey === ruleKey && row.status === "active") ?? null,

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
-import { EndpointControls, RecoverForm, ResendButton } from "@/components/webhooks/webhook-controls";
+import { EndpointControls, RecoverForm, ResendButton, SecretRotation } from "@/components/webhooks/webhook-controls";
 import { deliveryStatusBadges, disabledReasonWords, endpointStatusBadges } from "@/components/webhooks/words";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -12,13 +12,17 @@ import { requirePermission } from "@/lib/auth/pages";
 import { formatDateTime } from "@/lib/bank-time";
 import { getDb } from "@/lib/db/client";
 import { deliveryLog, findEndpoint } from "@/lib/webhooks/endpoints";
+import { waitingRotations } from "@/lib/webhooks/secret-rotations";
 import { webhookIdOf } from "@/lib/webhooks/signing";
 import {
+  approveSecretRotationAction,
+  cancelSecretRotationAction,
   decideWebhookUrlAction,
+  proposeSecretRotationAction,
   proposeWebhookUrlAction,
   recoverWebhookDeliveriesAction,
+  rejectSecretRotationAction,
   resendWebhookDeliveryAction,
-  rotateWebhookSecretAction,
   sendWebhookTestAction,
   setWebhookEndpointEnabledAction,
 } from "../actions";
@@ -27,7 +31,10 @@ import { UrlChange } from "./url-change";
 export const metadata: Metadata = { title: "Webhook endpoint" };
 export const dynamic = "force-dynamic";
 
-/** One endpoint: its controls, a URL change waiting for a second administrator, and its delivery log (latest 50 deliveries, every attempt). */
+/**
+ * One endpoint: its controls, a URL change and a secret rotation, each waiting for a second
+ * administrator, and its delivery log (latest 50 deliveries, every attempt).
+ */
 export default async function WebhookEndpointPage({ params }: { params: Promise<{ endpointId: string }> }) {
   const staff = await requirePermission("staff.manage");
   const { endpointId } = await params;
@@ -36,6 +43,7 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
   const endpoint = await findEndpoint(db, endpointId);
   if (!endpoint) notFound();
   const log = await deliveryLog(db, endpointId);
+  const rotation = (await waitingRotations(db, [endpointId])).get(endpointId) ?? null;
   const badge = endpointStatusBadges[endpoint.status];
   return (
     <>
@@ -62,9 +70,35 @@ export default async function WebhookEndpointPage({ params }: { params: Promise<
           status={endpoint.status}
           testAction={sendWebhookTestAction}
           setEnabledAction={setWebhookEndpointEnabledAction}
-          rotateAction={rotateWebhookSecretAction}
         />
       </section>
+      {endpoint.status === "pending" ? (
+        <p className="mb-8 max-w-2xl text-ink-muted" data-testid="secret-at-approval">
+          No signing secret yet: it is made when {endpoint.proposedByUserId === staff.userId ? "another" : "an"} administrator approves this endpoint on the Webhooks list, and shown to them there, once.
+        </p>
+      ) : (
+        <div className="mb-8">
+          <SecretRotation
+            endpointId={endpoint.id}
+            isActive={endpoint.status === "active"}
+            waiting={
+              rotation
+                ? {
+                    id: rotation.id,
+                    overlapHours: rotation.overlapHours,
+                    proposedBy: rotation.proposedByUsername,
+                    proposedAt: formatDateTime(rotation.proposedAt),
+                    isOwn: rotation.proposedByUserId === staff.userId,
+                  }
+                : null
+            }
+            proposeAction={proposeSecretRotationAction}
+            approveAction={approveSecretRotationAction}
+            rejectAction={rejectSecretRotationAction}
+            cancelAction={cancelSecretRotationAction}
+          />
+        </div>
+      )}
       {endpoint.status === "pending" ? null : (
         <UrlChange
           endpointId={endpoint.id}

@@ -8,7 +8,7 @@ import { requirePermission } from "@/lib/auth/pages";
 import { hasPermission } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
-import { clearingNeedsSecondPerson, getCase, type CaseDetail } from "@/lib/risk/cases";
+import { closingNeedsSecondPerson, getCase, type CaseDetail } from "@/lib/risk/cases";
 import { addCaseNoteAction, decideCaseAction, takeCaseAction } from "../actions";
 
 export const metadata: Metadata = { title: "Risk case" };
@@ -28,17 +28,20 @@ export default async function RiskCasePage({ params }: { params: Promise<{ caseI
   const { riskCase } = detail;
   const isOpen = riskCase.state === "open" || riskCase.state === "in_review";
   const decisions: { value: "clear" | "escalate" | "report" | "not_report"; label: string }[] = [];
+  const secondPerson = closingNeedsSecondPerson(riskCase);
   if (isOpen) {
-    decisions.push({ value: "clear", label: clearingNeedsSecondPerson(riskCase) ? "Clear (a second person confirms)" : "Clear: no suspicion" });
+    decisions.push({ value: "clear", label: secondPerson ? "Clear (a second person confirms)" : "Clear: no suspicion" });
     decisions.push({ value: "escalate", label: "Escalate to the AML reporting officer (suspicion formed now)" });
   }
   if (riskCase.state === "escalated" && hasPermission(staff.role, "branches.all")) {
-    decisions.push({ value: "report", label: "Reported to the Financial Intelligence Centre" });
-    decisions.push({ value: "not_report", label: "Not reported" });
+    decisions.push({ value: "report", label: `Reported to the Financial Intelligence Centre${secondPerson ? " (a second person confirms)" : ""}` });
+    decisions.push({ value: "not_report", label: `Not reported${secondPerson ? " (a second person confirms)" : ""}` });
   }
+  const proposedWords = { cleared: "clearing it", reported: "closing it as reported", not_reported: "closing it as not reported" } as const;
+  const proposed = riskCase.closeProposedState;
   const pendingClear =
-    riskCase.clearProposedByUserId && isOpen
-      ? `${detail.names[riskCase.clearProposedByUserId] ?? "Someone"} proposed clearing it: “${riskCase.clearProposedReason ?? ""}”.`
+    riskCase.closeProposedByUserId && proposed && proposed in proposedWords && (isOpen || riskCase.state === "escalated")
+      ? `${detail.names[riskCase.closeProposedByUserId] ?? "Someone"} proposed ${proposedWords[proposed as keyof typeof proposedWords]}: “${riskCase.closeProposedReason ?? ""}”`
       : null;
   return (
     <>

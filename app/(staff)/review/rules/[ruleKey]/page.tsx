@@ -81,7 +81,7 @@ export default async function RiskRulePage({ params, searchParams }: Props) {
     pending && range.run
       ? await (async () => {
           const rules = compared.map(toRuleVersion).filter((rule) => rule !== null);
-          const report = await runBacktest(db, rules, { from: range.start, to: range.end });
+          const report = await runBacktest(db, staff, rules, { from: range.start, to: range.end });
           return { report, ...(await describeBacktest(db, report)) };
         })()
       : null;
