@@ -7,7 +7,8 @@
  * On two cores the suite's length is its CPU, most of it the browser's (ADR 0040): stages overlap
  * wherever they can, and nothing is repeated (one build, one seed per app). Each stage writes to its own log under
  * test-results/npm-test/, printed once when the stage ends, so the output of parallel stages never
- * interleaves; the first failure stops the rest. The summary lists each stage once, with its time.
+ * interleaves; the first failure stops the rest, and its log's tail is printed again last, where
+ * the end of a CI page shows it (the stopped stages print only their tails). The summary lists each stage once, with its time.
  */
 import "./support/require-supported-node";
 import { execSync, spawn, type ChildProcess } from "node:child_process";
@@ -101,11 +102,22 @@ const timings: string[] = [];
 const suiteStartedAt = Date.now();
 const machineAtStart = machineCpuTicks();
 
+/** The first stage that failed: the stages stopped after it print only their tails, and its log comes last. */
+let firstFailure: { label: string; logFile: string } | undefined;
+/** Lines of the failed stage's log printed again at the very end, where a CI page's tail shows them. */
+const FAILED_LOG_TAIL_LINES = 120;
+/** Lines of a stage stopped because another failed: enough to see what it was doing. */
+const STOPPED_LOG_TAIL_LINES = 15;
+
 try {
   await runAll(stages);
 } catch (error) {
-  console.error(`\n✖ ${(error as Error).message}`);
   await stopRunningStages();
+  if (firstFailure) {
+    console.error(`\n── the failed stage, ${firstFailure.label}: the last ${FAILED_LOG_TAIL_LINES} lines of ${firstFailure.logFile} ──`);
+    console.error(lastLines(readFileSync(firstFailure.logFile, "utf8"), FAILED_LOG_TAIL_LINES));
+  }
+  console.error(`\n✖ ${(error as Error).message}`);
   process.exit(1);
 }
 const totalMinutes = ((Date.now() - suiteStartedAt) / 60_000).toFixed(1);
@@ -171,13 +183,20 @@ function runStage(stage: Stage): Promise<void> {
       log.end(() => {
         const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
         const cpuFigure = cpuSeconds == null ? "" : `, ${Math.round(cpuSeconds)} CPU-s`;
-        console.log(`\n── ${stage.label} (${seconds} s${cpuFigure}) ──\n${readFileSync(logFile, "utf8").trimEnd()}`);
+        const text = readFileSync(logFile, "utf8").trimEnd();
+        if (firstFailure && code !== 0) {
+          // Stopped because another stage failed: its own failure is the stop, not news.
+          console.log(`\n── ${stage.label} (${seconds} s, stopped after ${firstFailure.label} failed; last ${STOPPED_LOG_TAIL_LINES} lines) ──\n${lastLines(text, STOPPED_LOG_TAIL_LINES)}`);
+        } else {
+          console.log(`\n── ${stage.label} (${seconds} s${cpuFigure}) ──\n${text}`);
+        }
         if (code === 0) {
           // When it ran within the suite too: what ran beside what, and what ran last, shows.
           const fromTo = [startedAt, Date.now()].map((at) => Math.round((at - suiteStartedAt) / 1000));
           timings.push(`${stage.label}: ${seconds} s (${fromTo[0]}–${fromTo[1]} s${cpuFigure})`);
           resolve();
         } else {
+          firstFailure ??= { label: stage.label, logFile };
           reject(new Error(`${stage.label} failed (${signal ?? `exit code ${code}`}); its log: ${logFile}`));
         }
       });
@@ -207,6 +226,10 @@ async function stopRunningStages(): Promise<void> {
   await Promise.race([allClosed, new Promise((resolve) => setTimeout(resolve, 20_000))]);
   for (const child of running) if (child.pid !== undefined) signal(-child.pid, "SIGKILL");
   for (const pid of startedByStages) signal(pid, "SIGKILL");
+}
+
+function lastLines(text: string, count: number): string {
+  return text.trimEnd().split("\n").slice(-count).join("\n");
 }
 
 /** Every process below `pid` (children, their children, …), from `ps`. */
