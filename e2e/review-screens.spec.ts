@@ -2,7 +2,7 @@ import type { Locator, Page, TestInfo } from "@playwright/test";
 import { formatDay } from "@/lib/bank-time";
 import { addDays } from "@/lib/review/filters";
 import { optionsOf, requireDemoData } from "@/e2e/support/review";
-import { bankDayOf } from "@/lib/review/time";
+import { bankDayOf } from "@/lib/bank-time";
 import { demoAccount } from "@/lib/staff/demo-accounts";
 import { signInByApi } from "@/e2e/support/auth";
 import { callServerAction } from "@/e2e/support/action-calls";

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, formatDay, formatDayRange, formatIsoDateTime, formatTime, offsetMinutes } from "./bank-time";
+import { bankDayOf, bankDayRange, formatDate, formatDateTime, formatDay, formatDayRange, formatIsoDateTime, formatTime, offsetMinutes, startOfBankDay } from "./bank-time";
 
 describe("dates and times for people", () => {
   it("writes one format: 24 Nov 2026, and 24 Nov 2026, 14:05 with a time", () => {
@@ -69,5 +69,22 @@ describe("lib/bank-time.ts is the only way to write a date", () => {
       for (const [pattern, what] of forbidden) if (pattern.test(text)) found.push(`${file}: ${what}`);
     }
     expect(found).toEqual([]);
+  });
+});
+
+describe("bank days", () => {
+  it("in Accra (GMT all year) a day is the UTC day", () => {
+    expect(startOfBankDay("2026-11-20").toISOString()).toBe("2026-11-20T00:00:00.000Z");
+    expect(bankDayRange("2026-11-01", "2026-11-30")).toEqual({
+      start: new Date("2026-11-01T00:00:00.000Z"),
+      end: new Date("2026-12-01T00:00:00.000Z"),
+    });
+    expect(bankDayOf(new Date("2026-11-20T23:59:59.999Z"))).toBe("2026-11-20");
+  });
+
+  it("elsewhere the day starts at local midnight, across daylight-saving changes", () => {
+    expect(startOfBankDay("2026-11-20", "Africa/Lagos").toISOString()).toBe("2026-11-19T23:00:00.000Z");
+    expect(startOfBankDay("2026-07-01", "Europe/London").toISOString()).toBe("2026-06-30T23:00:00.000Z");
+    expect(bankDayOf(new Date("2026-11-19T23:30:00Z"), "Africa/Lagos")).toBe("2026-11-20");
   });
 });

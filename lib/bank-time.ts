@@ -17,7 +17,7 @@
 
 /**
  * The branches' time zone. Ghana keeps GMT all year, so today it agrees with UTC — but nothing
- * relies on that (lib/review/time.ts does the calendar arithmetic for any zone).
+ * relies on that (the bank days below do the calendar arithmetic for any zone).
  */
 export const BANK_TIME_ZONE = "Africa/Accra";
 
@@ -75,6 +75,32 @@ export function formatDay(day: string, options: { weekday?: boolean } = {}): str
 /** "24 Nov 2026 to 30 Nov 2026", or one day when both ends are the same. */
 export function formatDayRange(from: string, to: string): string {
   return from === to ? formatDay(from) : `${formatDay(from)} to ${formatDay(to)}`;
+}
+
+// ─── Bank days: the one day boundary, for review and risk alike ───────────────────────────────
+
+/*
+ * A "day" anywhere in Veridesk (review's filters, figures and reconciliation; risk's backtest
+ * ranges and per-day counts) is a day on the branches' wall clocks, not UTC's.
+ */
+
+/** The instant a bank day (YYYY-MM-DD) begins. */
+export function startOfBankDay(day: string, timeZone: string = BANK_TIME_ZONE): Date {
+  const midnightUtc = new Date(`${day}T00:00:00Z`);
+  const offset = offsetMinutes(midnightUtc, timeZone);
+  return new Date(midnightUtc.getTime() - offset * 60_000);
+}
+
+/** [start of `from`, start of the day after `to`): the half-open range of an inclusive day range. */
+export function bankDayRange(from: string, to: string, timeZone: string = BANK_TIME_ZONE): { start: Date; end: Date } {
+  const next = new Date(`${to}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return { start: startOfBankDay(from, timeZone), end: startOfBankDay(next.toISOString().slice(0, 10), timeZone) };
+}
+
+/** The bank day (YYYY-MM-DD) an instant falls on: a key for queries and URLs, never shown as such (formatDay writes it for people). */
+export function bankDayOf(at: Date, timeZone: string = BANK_TIME_ZONE): string {
+  return new Date(at.getTime() + offsetMinutes(at, timeZone) * 60_000).toISOString().slice(0, 10);
 }
 
 // ─── Offsets, and the one format for machines (CSV exports) ─────────────────────────────────────

@@ -1,6 +1,6 @@
 import { NumberCell, Table, TableBody, TableCell, TableFrame, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import type { RuleFigure } from "@/lib/risk/figures";
-import { ruleNumbers, ruleTitles } from "@/lib/risk/rules";
+import { ruleOf } from "@/lib/risk/rules";
 
 const rate = (value: number | null) => (value === null ? "—" : String(value));
 const share = (value: number | null) => (value === null ? "—" : `${Math.round(value * 100)} %`);
@@ -23,7 +23,7 @@ export function RuleFiguresTable({ figures }: { figures: RuleFigure[] }) {
           {figures.map((figure) => (
             <TableRow key={figure.ruleKey}>
               <TableCell>
-                {ruleNumbers[figure.ruleKey]}. {ruleTitles[figure.ruleKey]}
+                {ruleOf(figure.ruleKey).number}. {ruleOf(figure.ruleKey).title}
               </TableCell>
               <NumberCell>{rate(figure.livePerThousand)}</NumberCell>
               <NumberCell>{rate(figure.shadowPerThousand)}</NumberCell>

@@ -7,13 +7,14 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input, Select, Textarea } from "@/components/ui/input";
 import type { ActionResult } from "@/lib/actions/result";
-import { ruleParamSpecs } from "@/lib/risk/rule-params";
-import type { RuleKey, RuleMode, Severity } from "@/lib/risk/rules";
+import type { ParamSpec, RuleKey, RuleMode, Severity } from "@/lib/risk/rules";
 
 type Proposal = { ruleKey: RuleKey; params: Record<string, string>; severity: Severity; mode: RuleMode; reason: string };
 
 export type RuleProposalFormProps = {
   ruleKey: RuleKey;
+  /** The rule's parameters (its file under lib/risk/rules/), passed in so the browser loads no rule. */
+  paramSpecs: Record<string, ParamSpec>;
   /** The version in force: the form starts from it. */
   current: { params: Record<string, string>; severity: Severity; mode: RuleMode };
   propose: (input: Proposal) => Promise<ActionResult<{ versionId: string; version: number }>>;
@@ -25,7 +26,7 @@ const modeWords: Record<RuleMode, string> = { live: "Live", shadow: "Shadow", of
  * Proposes a new version of a rule. What was typed stays in the fields whatever the answer; a
  * mistake shows on its own field, anything else above the button.
  */
-export function RuleProposalForm({ ruleKey, current, propose }: RuleProposalFormProps) {
+export function RuleProposalForm({ ruleKey, paramSpecs: specs, current, propose }: RuleProposalFormProps) {
   const router = useRouter();
   const [isPending, startTransition] = useTransition();
   const [params, setParams] = useState<Record<string, string>>(current.params);
@@ -36,7 +37,6 @@ export function RuleProposalForm({ ruleKey, current, propose }: RuleProposalForm
   const [formError, setFormError] = useState<{ message: string; supportCode?: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const baseId = useId();
-  const specs = ruleParamSpecs[ruleKey] as Record<string, (typeof ruleParamSpecs)[RuleKey][string]>;
 
   const submit = () =>
     startTransition(async () => {

@@ -16,7 +16,7 @@ import { uuidSchema } from "@/lib/validation/query-values";
 import { describeAuditEvent } from "./sentences";
 import { hasEmailSql, sendSmsSql } from "./token-columns";
 import type { TokenKind } from "@/lib/domain/token-kinds";
-import { bankDayOf, bankDayRange } from "./time";
+import { bankDayOf, bankDayRange } from "@/lib/bank-time";
 
 /**
  * The audit trail, filtered by staff member, action and days, and its CSV export — read-only,

@@ -10,7 +10,7 @@ import { csvPagedWebStream, csvResponse } from "./csv";
 import { fullIdExportColumns, maskedExportColumns, type FullIdExportRow } from "./csv-columns";
 import { readExportPages } from "./export-rows";
 import { toSearchParams, type ReviewFilters } from "./filters";
-import { bankDayOf } from "./time";
+import { bankDayOf } from "@/lib/bank-time";
 
 /**
  * The token exports (ADRs 0011, 0013): the filtered list as CSV, streamed from keyset pages of

@@ -5,7 +5,7 @@ import type { Database } from "@/lib/db/types";
 import { authUsers, branches } from "@/lib/db/schema";
 import type { FigureGrouping, FiguresQuery } from "./filters";
 import { BANK_TIME_ZONE, formatDay } from "@/lib/bank-time";
-import { bankDayRange } from "./time";
+import { bankDayRange } from "@/lib/bank-time";
 import { reviewStateOf, tokenRequests } from "./token-columns";
 import type { FigureCounts, FigureGroup } from "./dto";
 

@@ -13,7 +13,7 @@ import { FigureAccumulator, partialFigureColumns, type FigureCounts, type Partia
 import type { ReconciliationQuery } from "./filters";
 import type { sheetPrintedSchema, signOffSchema } from "./sign-off-schema";
 import { FUTURE_SHEET_MESSAGE, signOffRefusal } from "./sign-off";
-import { bankDayOf, bankDayRange } from "./time";
+import { bankDayOf, bankDayRange } from "@/lib/bank-time";
 import { stateCondition, tokenRequests } from "./token-columns";
 import { listReviewTokensWhere, type ReviewTokenRow } from "./token-list";
 

@@ -1,4 +1,4 @@
-import { bankDayOf, startOfBankDay } from "./time";
+import { bankDayOf, startOfBankDay } from "@/lib/bank-time";
 
 /**
  * Which days of a branch may be signed off (the end-of-day sheet, ADR 0010): a day that has ended

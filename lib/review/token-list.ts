@@ -9,7 +9,7 @@ import type { PiiKeys } from "@/lib/pii/keys";
 import { maskIdNumber } from "@/lib/pii/mask";
 import { normaliseReference } from "@/lib/validation/text-fields";
 import { reviewIdTypeLabels, type ReviewFilters, type ReviewListQuery, type ReviewSortKey, type ReviewState } from "./filters";
-import { bankDayRange } from "./time";
+import { bankDayRange } from "@/lib/bank-time";
 import { failureReasonOf } from "./failure-reason";
 import { hasEmailSql, reviewStateSql, sendSmsSql, stateCondition, tokenRequests } from "./token-columns";
 import type { ReviewTokenRow } from "./dto";

@@ -1,5 +1,6 @@
 import "server-only";
 import { eq, inArray, sql } from "drizzle-orm";
+import { bankDayOf } from "@/lib/bank-time";
 import { branches, tokenRequests } from "@/lib/db/schema";
 import { caseRoutingCondition, isCaseRoutedTo, type CaseViewer } from "@/lib/compliance/case-routing";
 import type { DbExecutor } from "@/lib/db/types";
@@ -27,7 +28,7 @@ export type BacktestReport = {
     triggers: number;
     /** Triggers per 1 000 tokens evaluated. */
     firePerThousand: number;
-    /** `YYYY-MM-DD|branch id` → alerts that day at that branch (the first trigger of a subject that day). */
+    /** `YYYY-MM-DD|branch id` → alerts that bank day at that branch (the first trigger of a subject that day). */
     alertsPerBranchDay: Record<string, number>;
     sampleTokenIds: string[];
     /** How the live cases of this rule whose alert opened in the range would have gone under this version. */
@@ -104,7 +105,7 @@ export async function runBacktest(db: DbExecutor, viewer: CaseViewer, rules: rea
       for (const hit of ruleHits) {
         const days = new Set<string>();
         for (const trigger of hit.triggers) {
-          const key = `${new Date(trigger.atMs).toISOString().slice(0, 10)}|${trigger.branchId ?? "none"}`;
+          const key = `${bankDayOf(new Date(trigger.atMs))}|${trigger.branchId ?? "none"}`;
           if (days.has(key)) continue;
           days.add(key);
           alertsPerBranchDay[key] = (alertsPerBranchDay[key] ?? 0) + 1;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { collectIssues } from "@/lib/actions/wrapper";
-import { maxBacktestDays, parseBacktestRange, ruleParamSpecs, ruleProposalSchema } from "./rule-schemas";
-import { defaultRuleParams, RULE_KEYS } from "./rules";
+import { maxBacktestDays, parseBacktestRange, ruleProposalSchema } from "./rule-schemas";
+import { ruleOf, RULE_KEYS } from "./rules";
 
 const base = { ruleKey: "same_id_velocity", severity: "high", mode: "live", reason: "Two a day is already unusual." } as const;
 
@@ -29,9 +29,9 @@ describe("ruleProposalSchema", () => {
 
   it("accepts every rule's shipped parameters, and describes exactly those parameters", () => {
     for (const ruleKey of RULE_KEYS) {
-      const params = Object.fromEntries(Object.entries(defaultRuleParams[ruleKey]).map(([name, value]) => [name, String(value)]));
-      expect(Object.keys(ruleParamSpecs[ruleKey]).sort(), ruleKey).toEqual(Object.keys(params).sort());
-      expect(ruleProposalSchema.parse({ ...base, ruleKey, params }).params, ruleKey).toEqual(defaultRuleParams[ruleKey]);
+      const params = Object.fromEntries(Object.entries(ruleOf(ruleKey).defaults).map(([name, value]) => [name, String(value)]));
+      expect(Object.keys(ruleOf(ruleKey).params).sort(), ruleKey).toEqual(Object.keys(params).sort());
+      expect(ruleProposalSchema.parse({ ...base, ruleKey, params }).params, ruleKey).toEqual(ruleOf(ruleKey).defaults);
     }
   });
 });

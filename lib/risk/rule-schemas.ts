@@ -1,14 +1,12 @@
 import { z } from "zod";
+import { bankDayOf, bankDayRange } from "@/lib/bank-time";
 import { earliestYear, isoDaySchema, latestYear } from "@/lib/validation/query-values";
-import { ruleParamSpecs, type ParamSpec } from "./rule-params";
-import { RULE_KEYS } from "./rules";
-
-export { ruleParamSpecs, type ParamSpec };
+import { ruleOf, RULE_KEYS, type ParamSpec } from "./rules";
 
 /**
- * What the rule pages send (client-safe: the form shows the same limits). Each parameter comes
- * as the text the person typed; the schema says per rule which it takes and what range makes
- * sense, and reports a mistake on the parameter's own field (`params.<name>`).
+ * What the rule pages send. Each parameter comes as the text the person typed; the rule's own
+ * file says which parameters it takes and what range makes sense (the form shows the same), and
+ * a mistake is reported on the parameter's own field (`params.<name>`).
  */
 
 function parseParam(spec: ParamSpec, text: string): { value: number | string } | { error: string } {
@@ -34,14 +32,13 @@ export const ruleProposalSchema = z
   .transform((input, context) => {
     if (input.reason.length < 5) context.addIssue({ code: "custom", path: ["reason"], message: "Say why the rule changes (a sentence)." });
     const params: Record<string, number | string> = {};
-    for (const [name, spec] of Object.entries(ruleParamSpecs[input.ruleKey])) {
+    const rule = ruleOf(input.ruleKey);
+    for (const [name, spec] of Object.entries(rule.params)) {
       const parsed = parseParam(spec, input.params[name] ?? "");
       if ("error" in parsed) context.addIssue({ code: "custom", path: ["params", name], message: parsed.error });
       else params[name] = parsed.value;
     }
-    if (input.ruleKey === "teller_failure_rate" && typeof params.openHour === "number" && typeof params.closeHour === "number" && params.openHour >= params.closeHour) {
-      context.addIssue({ code: "custom", path: ["params", "closeHour"], message: "Closing comes after opening." });
-    }
+    for (const issue of rule.checkParams?.(params) ?? []) context.addIssue({ code: "custom", path: ["params", issue.param], message: issue.message });
     return { ...input, params };
   });
 
@@ -55,14 +52,15 @@ export const maxBacktestDays = 92;
 export type BacktestRange = { from: string; to: string; start: Date; end: Date };
 
 /**
- * The backtest's range from the page's query: days `from` to `to`, both included, read in UTC
- * (Ghana's time all year). Without both, the last 14 days and `run: false` (nothing is run until
- * asked); a range that makes no sense gives its error and the default days.
+ * The backtest's range from the page's query: days `from` to `to`, both included, bank days
+ * (lib/bank-time.ts, as review's). Without both, the last 14 days and `run: false` (nothing is
+ * run until asked); a range that makes no sense gives its error and the default days.
  */
 export function parseBacktestRange(query: { from?: string; to?: string }, now: Date): BacktestRange & { run: boolean; error?: string } {
-  const today = now.toISOString().slice(0, 10);
+  const today = bankDayOf(now);
+  // Days as calendar labels: plain UTC arithmetic on them steps one day whatever the bank's zone.
   const fallbackFrom = new Date(Date.parse(today) - 13 * dayMs).toISOString().slice(0, 10);
-  const fallback = { from: fallbackFrom, to: today, start: new Date(Date.parse(fallbackFrom)), end: new Date(Date.parse(today) + dayMs) };
+  const fallback = { from: fallbackFrom, to: today, ...bankDayRange(fallbackFrom, today) };
   if (query.from === undefined && query.to === undefined) return { ...fallback, run: false };
   const { from = "", to = "" } = query;
   if (!dayPattern.test(from) || !dayPattern.test(to)) return { ...fallback, run: false, error: "Give both days as dates." };
@@ -75,5 +73,5 @@ export function parseBacktestRange(query: { from?: string; to?: string }, now: D
   const last = Date.parse(to);
   if (last < start) return { ...fallback, run: false, error: "The last day comes after the first." };
   if ((last - start) / dayMs + 1 > maxBacktestDays) return { ...fallback, run: false, error: `A backtest covers at most ${maxBacktestDays} days.` };
-  return { from, to, start: new Date(start), end: new Date(last + dayMs), run: true };
+  return { from, to, ...bankDayRange(from, to), run: true };
 }

@@ -16,7 +16,7 @@ import { parseFiguresQuery } from "@/lib/review/filters";
 import { formatDayRange } from "@/lib/bank-time";
 import { formatRate } from "@/lib/review/format";
 import { listBranchOptions } from "@/lib/review/options";
-import { bankDayOf } from "@/lib/review/time";
+import { bankDayOf } from "@/lib/bank-time";
 
 export const metadata: Metadata = { title: "Figures" };
 export const dynamic = "force-dynamic";

@@ -19,7 +19,7 @@ import { parseReconciliationQuery } from "@/lib/review/filters";
 import { formatDay } from "@/lib/bank-time";
 import { listBranchOptions } from "@/lib/review/options";
 import { buildReconciliation } from "@/lib/review/reconciliation";
-import { bankDayOf } from "@/lib/review/time";
+import { bankDayOf } from "@/lib/bank-time";
 import { recordReconciliationPrintedAction, signOffReconciliationAction } from "./actions";
 
 export const metadata: Metadata = { title: "End of day" };

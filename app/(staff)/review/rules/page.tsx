@@ -10,7 +10,7 @@ import { requireAllPermissions } from "@/lib/auth/pages";
 import { getDb } from "@/lib/db/client";
 import { readRuleFigures } from "@/lib/risk/figures";
 import { listRuleVersions } from "@/lib/risk/rule-versions";
-import { isRuleKey, RULE_KEYS, ruleNumbers, ruleTitles, thresholdWords } from "@/lib/risk/rules";
+import { isRuleKey, ruleOf, RULE_KEYS, thresholdWords } from "@/lib/risk/rules";
 
 export const metadata: Metadata = { title: "Risk rules" };
 export const dynamic = "force-dynamic";
@@ -45,7 +45,7 @@ export default async function RiskRulesPage() {
             {pending.map((row) => (
               <li key={row.id}>
                 <Link href={`/review/rules/${row.ruleKey}`} prefetch={false} className="font-semibold text-brand-800 underline">
-                  Rule {isRuleKey(row.ruleKey) ? ruleNumbers[row.ruleKey] : ""} v{row.version}
+                  Rule {isRuleKey(row.ruleKey) ? ruleOf(row.ruleKey).number : ""} v{row.version}
                 </Link>{" "}
                 proposed by {row.proposedBy ?? "—"}: {isRuleKey(row.ruleKey) ? thresholdWords({ ruleKey: row.ruleKey, params: row.params }) : ""}
               </li>
@@ -73,7 +73,7 @@ export default async function RiskRulesPage() {
                 <TableRow key={ruleKey}>
                   <TableCell>
                     <Link href={`/review/rules/${ruleKey}`} prefetch={false} className="font-semibold text-brand-800 underline">
-                      {ruleNumbers[ruleKey]}. {ruleTitles[ruleKey]}
+                      {ruleOf(ruleKey).number}. {ruleOf(ruleKey).title}
                     </Link>
                     <div className="text-sm text-ink-muted">{ruleKey}</div>
                   </TableCell>

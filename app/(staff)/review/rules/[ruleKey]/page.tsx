@@ -19,7 +19,7 @@ import { getDb } from "@/lib/db/client";
 import { describeBacktest, runBacktest } from "@/lib/risk/backtest";
 import { listRuleVersions, toRuleVersion, type RuleVersionRow } from "@/lib/risk/rule-versions";
 import { parseBacktestRange } from "@/lib/risk/rule-schemas";
-import { isRuleKey, paramsOf, ruleNumbers, ruleTitles, thresholdWords, type RuleKey } from "@/lib/risk/rules";
+import { isRuleKey, paramsOf, ruleOf, thresholdWords, type RuleKey } from "@/lib/risk/rules";
 import { decideRuleVersionAction, proposeRuleVersionAction } from "../actions";
 
 export const metadata: Metadata = { title: "Risk rule" };
@@ -91,7 +91,7 @@ export default async function RiskRulePage({ params, searchParams }: Props) {
   return (
     <>
       <PageHeader
-        title={`Rule ${ruleNumbers[ruleKey]}: ${ruleTitles[ruleKey]}`}
+        title={`Rule ${ruleOf(ruleKey).number}: ${ruleOf(ruleKey).title}`}
         description={`${ruleKey} · a change is a new version that a second person at head office approves; it never alerts on what came before its approval.`}
         action={
           <Button asChild variant="secondary">
@@ -155,6 +155,7 @@ export default async function RiskRulePage({ params, searchParams }: Props) {
             <h2 className="mb-3 text-xl font-semibold">Propose a change</h2>
             <RuleProposalForm
               ruleKey={ruleKey}
+              paramSpecs={ruleOf(ruleKey).params}
               current={{ params: startParams, severity: current?.severity ?? "medium", mode: current?.mode ?? "shadow" }}
               propose={proposeRuleVersionAction}
             />
