@@ -5,7 +5,7 @@
  * shows the same table and points here. Lower layers never import higher ones:
  *
  *   base     lib/{env,env-defaults,logger,errors,request-context,bank-time,security-headers,client-ip,nudges,runtime}.ts,
- *            lib/support, lib/metrics, lib/domain (shared vocabulary: roles, token kinds, states, ID types)
+ *            lib/support, lib/metrics, lib/domain (shared vocabulary: roles, token kinds, states, the ID types' descriptors)
  *   data     lib/db
  *   core     lib/upstream, lib/validation, lib/pii, lib/audit
  *   access   lib/auth

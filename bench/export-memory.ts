@@ -25,9 +25,9 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { planDemoData, type DemoBranchPlan } from "@/lib/review/demo-data";
-import { writeDemoData } from "@/lib/review/demo-data-writer";
-import { bankDayOf } from "@/lib/review/time";
+import { planDemoData, type DemoBranchPlan } from "@/scripts/demo-data/plan";
+import { writeDemoData } from "@/scripts/demo-data/writer";
+import { bankDayOf } from "@/lib/bank-time";
 import { createScratchPglite, createScratchPostgres, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 import { demoAccount } from "@/lib/staff/demo-accounts";
 

@@ -20,12 +20,12 @@ import { computeIdNumberIndex } from "@/lib/pii";
 import { maskedExportColumns } from "@/lib/review/csv-columns";
 import { csvPagedWebStream } from "@/lib/review/csv";
 import { readExportPages } from "@/lib/review/export-rows";
-import { demoKnownCustomer, planDemoData, type DemoBranchPlan } from "@/lib/review/demo-data";
-import { writeDemoData } from "@/lib/review/demo-data-writer";
+import { demoKnownCustomer, planDemoData, type DemoBranchPlan } from "@/scripts/demo-data/plan";
+import { writeDemoData } from "@/scripts/demo-data/writer";
 import { computeFigures } from "@/lib/review/figures";
 import { defaultListQuery, type ReviewListQuery } from "@/lib/review/filters";
 import { buildReconciliation } from "@/lib/review/reconciliation";
-import { bankDayOf } from "@/lib/review/time";
+import { bankDayOf } from "@/lib/bank-time";
 import { listReviewTokens, listTokensByIdNumberIndex } from "@/lib/review/token-list";
 import { createScratchPglite, createScratchPostgres, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 

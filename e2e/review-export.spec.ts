@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { requestWith, signInByApi } from "@/e2e/support/auth";
 import { maskedExportHeader } from "@/lib/review/csv-columns";
-import { demoFormulaReference, demoKnownCustomer } from "@/lib/review/demo-data";
+import { demoFormulaReference, demoKnownCustomer } from "@/scripts/demo-data/plan";
 import { parseCsv } from "@/test/kit/csv";
 import { demoAccount } from "@/lib/staff/demo-accounts";
 

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { requestWith, signInByApi } from "@/e2e/support/auth";
-import { demoKnownCustomer } from "@/lib/review/demo-data";
+import { demoKnownCustomer } from "@/scripts/demo-data/plan";
 import { formatDay } from "@/lib/bank-time";
 import { reviewStateLabels } from "@/lib/review/filters";
 import { formatRate } from "@/lib/review/format";

@@ -1,4 +1,4 @@
-import { demoKnownCustomer } from "@/lib/review/demo-data";
+import { demoKnownCustomer } from "@/scripts/demo-data/plan";
 import { optionsOf, readListTotal, requireDemoData, rowAttributes } from "@/e2e/support/review";
 import { expect, test } from "./support/session";
 

@@ -5,13 +5,13 @@
  *
  * `--if-empty` seeds only a database without staff (used by `npm start` on its first run).
  * `--demo` also writes demo tokens for the review screens: five branches, their tellers and 30
- * days of tokens in every state (lib/review/demo-seed.ts); once only, whatever `--if-empty` says.
+ * days of tokens in every state (scripts/demo-data/seed.ts); once only, whatever `--if-empty` says.
  * Refused when APP_ENV=production: there, `npm run staff:create` makes the first administrator.
  * On PGlite it owns the data directory while it runs: stop the app first.
  */
 import { closeDb, getDb } from "@/lib/db/client";
 import type { Database } from "@/lib/db/types";
-import { seedReviewDemoData } from "@/lib/review/demo-seed";
+import { seedReviewDemoData } from "@/scripts/demo-data/seed";
 import { formatDemoAccountsTable, seedDemoData } from "@/lib/staff/seed";
 import { isMainModule } from "./support/main-module";
 

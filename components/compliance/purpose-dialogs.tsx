@@ -16,7 +16,7 @@ import { formFailureAlertProps, toFormFailure, type FormFailure } from "@/lib/ac
 import type { ActionResult } from "@/lib/actions/result";
 import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
 import { createPurposeSchema, type updatePurposeSchema } from "@/lib/compliance/purpose-schemas";
-import { ID_TYPES, idTypeLabels } from "@/lib/validation/token-form-shape";
+import { ID_TYPES, idTypeLabels } from "@/lib/domain/id-types";
 
 type Values = z.input<typeof createPurposeSchema>;
 const fieldNames = ["name", "allowsFingerprint", "allowsRemote", "remoteIdTypes", "isActive"] as const;

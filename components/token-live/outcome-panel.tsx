@@ -1,5 +1,6 @@
 import { Ban, CheckCircle2, CircleHelp, Loader2, TimerOff, XCircle } from "lucide-react";
 import type { LiveTokenSummary } from "@/lib/live/dto";
+import { TOKEN_LIFETIME_WORDS } from "@/lib/tokens/lifetime";
 
 /**
  * What the state means for the teller, in one sentence, with the result when there is one: the
@@ -61,7 +62,7 @@ export function OutcomePanel({
       return (
         <p className="flex items-center gap-2 text-lg text-ink" data-testid="outcome">
           <TimerOff aria-hidden className="size-5 text-ink-muted" />
-          The customer did not start within 15 minutes. The token can no longer be used.
+          The customer did not start within {TOKEN_LIFETIME_WORDS}. The token can no longer be used.
         </p>
       );
     case "invalid":

@@ -1,7 +1,7 @@
 import type { ActiveTokenSummary } from "@/lib/tokens/dto";
 import { formatTime } from "@/lib/bank-time";
 import { tokenKindLabels } from "@/lib/tokens/display";
-import { idTypeLabels, type IdType } from "@/lib/validation/token-form-shape";
+import { idTypeLabels, type IdType } from "@/lib/domain/id-types";
 
 type OwnActiveToken = Extract<ActiveTokenSummary, { isOwnBranch: true }>;
 

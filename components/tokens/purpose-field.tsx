@@ -5,7 +5,7 @@ import type { UseFormRegisterReturn } from "react-hook-form";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/input";
 import { allowedIdTypes, describePolicy, type PurposePolicy } from "@/lib/compliance/purpose-policy";
-import { ID_TYPES, type IdType } from "@/lib/validation/token-form-shape";
+import { ID_TYPES, type IdType } from "@/lib/domain/id-types";
 
 /**
  * The purpose of the verification: only the bank's purposes whose policy allows this kind of

@@ -8,18 +8,9 @@ import type { ActionResult } from "@/lib/actions/result";
 import type { PurposePolicy } from "@/lib/compliance/purpose-policy";
 import type { IssueTokenResult } from "@/lib/tokens/dto";
 import type { CarriableField, RemoteRestartPrefill, RestartSubmission } from "@/lib/tokens/restart-fields";
-import { minimumAgeYears } from "@/lib/validation/identity-documents";
 import { phoneExample } from "@/lib/validation/phone-example";
-import {
-  emptyRemoteTokenForm,
-  idFieldsByType,
-  idTypeLabels,
-  type IdFieldName,
-  type IdType,
-  type RemoteOptionName,
-  type RemoteTokenForm as RemoteTokenValues,
-  type RemoteTokenFormInput,
-} from "@/lib/validation/token-form-shape";
+import { ALL_ID_FIELDS, DATE_OF_BIRTH_FIELD, idFieldsOf, idTypeDescriptor, idTypeLabels, type IdType, type IdTypeDescriptor } from "@/lib/domain/id-types";
+import { emptyRemoteTokenForm, type RemoteOptionName, type RemoteTokenForm as RemoteTokenValues, type RemoteTokenFormInput } from "@/lib/validation/token-form-shape";
 import type { RemoteTokenActionInput } from "@/lib/validation/token-forms";
 import { ConsentConfirmation, type ConsentWording } from "@/components/compliance/consent-confirmation";
 import { Button } from "@/components/ui/button";
@@ -42,7 +33,7 @@ export type RemoteTokenAction = (input: RemoteTokenActionInput & RestartSubmissi
 
 type FieldName = Path<RemoteTokenFormInput>;
 
-const allIdFields = Object.values(idFieldsByType).flat() as IdFieldName[];
+const allIdFields = ALL_ID_FIELDS as FieldName[];
 /** Every field, in the order the page shows them (focus goes to the first with an error). */
 const fieldNames: readonly FieldName[] = [
   "purpose",
@@ -81,16 +72,10 @@ export function summariseOptions(values: Partial<Record<RemoteOptionName, boolea
   return on.length === 0 ? "No options on: the link is not sent by SMS." : `On: ${on.join(" · ")}.`;
 }
 
-/** The first ID field of a type: where the cursor starts. */
+/** The number field of a type: where the cursor starts. */
 function firstIdField(idType: IdType): FieldName {
-  return idFieldsByType[idType][0] as FieldName;
+  return idTypeDescriptor(idType).number.field as FieldName;
 }
-
-const idFieldCopy: Record<Exclude<IdFieldName, "ghanaCardNumber" | "dateOfBirth">, { label: string; hint: string }> = {
-  voterId: { label: "Voter ID number", hint: "As printed on the voter ID card." },
-  passportNumber: { label: "Passport number", hint: "As printed on the passport's data page, e.g. G1234567." },
-  driverLicenceNumber: { label: "Driver licence number", hint: "The licence's ID or reference number, as printed." },
-};
 
 /**
  * The remote token form: the ID type decides which ID fields exist (one discriminated union,
@@ -182,7 +167,7 @@ export function RemoteTokenForm({
     // An ID number kept from the earlier token belongs to its type only.
     carried.drop(allIdFields);
     for (const name of allIdFields) {
-      if (!(idFieldsByType[next] as readonly string[]).includes(name)) unregister(name as FieldName, { keepDefaultValue: false });
+      if (!idFieldsOf(next).includes(name)) unregister(name as FieldName, { keepDefaultValue: false });
     }
     form.clearErrors();
   }
@@ -239,55 +224,48 @@ export function RemoteTokenForm({
           </fieldset>
 
           <div className="grid gap-x-5 gap-y-3 md:grid-cols-2" data-testid="id-fields">
-            {idType === "GHANA_CARD" ? (
-              <Field controlId="ghanaCardNumber" label="Ghana Card number" hint="With or without dashes; formatted as you type." error={errorOf("ghanaCardNumber")}>
-                {(describedBy) =>
-                  carriedDisplay("ghanaCardNumber", "Ghana Card number", describedBy) ?? (
-                    <GhanaCardInput id="ghanaCardNumber" {...register("ghanaCardNumber")} {...ariaFor("ghanaCardNumber", describedBy)} />
-                  )
-                }
-              </Field>
-            ) : null}
-            {idType === "VOTER" || idType === "PASSPORT" || idType === "DRIVER_LICENCE" ? (
-              (() => {
-                const name = idType === "VOTER" ? "voterId" : idType === "PASSPORT" ? "passportNumber" : "driverLicenceNumber";
-                return (
-                  <Field key={name} controlId={name} label={idFieldCopy[name].label} hint={idFieldCopy[name].hint} error={errorOf(name)}>
+            {(() => {
+              // The chosen type's fields, as its descriptor (lib/domain/id-types.ts) describes them.
+              const descriptor: IdTypeDescriptor = idTypeDescriptor(idType);
+              const { field: name, label, hint, check } = descriptor.number;
+              return (
+                <>
+                  <Field key={name} controlId={name} label={label} hint={hint} error={errorOf(name)}>
                     {(describedBy) =>
-                      carriedDisplay(name, idFieldCopy[name].label, describedBy) ?? (
-                      <Input
-                        id={name}
-                        {...register(name as FieldName)}
-                        {...ariaFor(name, describedBy)}
-                        autoComplete="off"
-                        spellCheck={false}
-                        autoCapitalize="characters"
-                        className="font-mono tracking-wide"
-                      />
-                    )}
+                      carriedDisplay(name as CarriableField, label, describedBy) ??
+                      (check.kind === "ghana-card" ? (
+                        <GhanaCardInput id={name} {...register(name as FieldName)} {...ariaFor(name, describedBy)} />
+                      ) : (
+                        <Input
+                          id={name}
+                          {...register(name as FieldName)}
+                          {...ariaFor(name, describedBy)}
+                          autoComplete="off"
+                          spellCheck={false}
+                          autoCapitalize="characters"
+                          className="font-mono tracking-wide"
+                        />
+                      ))
+                    }
                   </Field>
-                );
-              })()
-            ) : null}
-            {idType === "DRIVER_LICENCE" ? (
-              <Field
-                controlId="dateOfBirth"
-                label="Date of birth (DD/MM/YYYY)"
-                hint={`Day, month, year as on the licence, e.g. 07/03/1990; the holder is ${minimumAgeYears} or older.`}
-                error={errorOf("dateOfBirth")}
-              >
-                {(describedBy) =>
-                  carriedDisplay("dateOfBirth", "Date of birth", describedBy) ?? (
-                  <DateOfBirthInput<RemoteTokenFormInput>
-                    id="dateOfBirth"
-                    name={"dateOfBirth" as FieldName}
-                    control={control}
-                    describedBy={describedBy}
-                    isInvalid={Boolean(errors.dateOfBirth)}
-                  />
-                )}
-              </Field>
-            ) : null}
+                  {descriptor.dateOfBirth ? (
+                    <Field controlId={DATE_OF_BIRTH_FIELD} label="Date of birth (DD/MM/YYYY)" hint={descriptor.dateOfBirth.hint} error={errorOf(DATE_OF_BIRTH_FIELD)}>
+                      {(describedBy) =>
+                        carriedDisplay(DATE_OF_BIRTH_FIELD, "Date of birth", describedBy) ?? (
+                          <DateOfBirthInput<RemoteTokenFormInput>
+                            id={DATE_OF_BIRTH_FIELD}
+                            name={DATE_OF_BIRTH_FIELD as FieldName}
+                            control={control}
+                            describedBy={describedBy}
+                            isInvalid={Boolean(errors[DATE_OF_BIRTH_FIELD])}
+                          />
+                        )
+                      }
+                    </Field>
+                  ) : null}
+                </>
+              );
+            })()}
           </div>
         </Card>
 

@@ -7,6 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { OutcomeBadge } from "./outcome-badge";
+import { TOKEN_LIFETIME_WORDS } from "@/lib/tokens/lifetime";
 
 const optionLabels: Record<string, string> = {
   sendSms: "Link by SMS",
@@ -46,7 +47,7 @@ export function TokenDetails({ view }: { view: TokenRequestView }) {
           <CopyButton value={view.token} label="Copy token" />
           {view.expiresAt ? (
             <p className="text-ink-muted">
-              Valid for 15 minutes from issue, until <strong className="text-ink">{formatTime(view.expiresAt)}</strong>.
+              Valid for {TOKEN_LIFETIME_WORDS} from issue, until <strong className="text-ink">{formatTime(view.expiresAt)}</strong>.
             </p>
           ) : null}
         </Card>

@@ -213,6 +213,28 @@ forEachDatabase("the /api/v1 routes", (driver) => {
     expect((await getToken(original.key, first.body.id as string)).status).toBe(200);
   });
 
+  it("stored answers are kept a day: a key's first request of a minute deletes the older ones, of every integration", async () => {
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+    const stored = (key: string, createdAt: Date) => ({
+      serviceUserId: "another-integration",
+      idempotencyKey: key,
+      requestHash: "0".repeat(64),
+      status: "done",
+      responseStatus: 201,
+      responseBody: { id: key },
+      createdAt,
+      lockedUntil: createdAt,
+    });
+    const dayOld = `day-old-${randomUUID()}`;
+    const hourOld = `hour-old-${randomUUID()}`;
+    await db.insert(apiIdempotency).values([stored(dayOld, hoursAgo(25)), stored(hourOld, hoursAgo(1))]);
+    const sweeper = await makeKey("Sweeper", {});
+    const answer = await routes.purposes(request("/api/v1/purposes", { key: sweeper.key }), { params: undefined });
+    expect(answer.status).toBe(200);
+    const left = await db.select({ key: apiIdempotency.idempotencyKey }).from(apiIdempotency).where(eq(apiIdempotency.serviceUserId, "another-integration"));
+    expect(left.map((row) => row.key)).toEqual([hourOld]);
+  });
+
   it("refuses: no Idempotency-Key 400, a refused field 422 naming the API's field, the purpose policy 422, an open token 409", async () => {
     const key = made["Onboarding app"]!.key;
     const missing = await post(key, fingerprintBody(), "");

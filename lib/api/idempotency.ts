@@ -97,7 +97,7 @@ export async function releaseIdempotencyKey(db: DbExecutor, serviceUserId: strin
     .where(and(eq(apiIdempotency.serviceUserId, serviceUserId), eq(apiIdempotency.idempotencyKey, key), eq(apiIdempotency.status, "in_flight")));
 }
 
-/** Answers older than the retention go (called by the rate limiter's occasional clean-up). */
+/** Answers older than the retention go: the rate limiter calls it at each key's first request of a minute. */
 export async function deleteOldIdempotentAnswers(db: DbExecutor, now: Date): Promise<void> {
   await db.delete(apiIdempotency).where(lt(apiIdempotency.createdAt, new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS)));
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ID_TYPES } from "@/lib/domain/id-types";
+import { ID_TYPES, needsDateOfBirth } from "@/lib/domain/id-types";
 import { TOKEN_KINDS } from "@/lib/domain/token-kinds";
 import { SHARED_REFERENCE_DESCRIPTION } from "@/lib/webhooks/reference";
 import { isoInstantSchema } from "@/lib/validation/query-values";
@@ -29,7 +29,7 @@ export const tokenCreateRequestSchema = z
     kind: z.enum(TOKEN_KINDS).meta({ description: "`fingerprint` (at a counter with a reader; Ghana Card only) or `remote` (a link sent to the customer)." }),
     id_type: z.enum(ID_TYPES).meta({ description: "The customer's ID document. Fingerprint tokens take `GHANA_CARD` only." }),
     id_number: z.string().min(1).max(40).meta({ description: "The ID number, as printed (e.g. `GHA-123456789-0`). Stored encrypted; never returned." }),
-    dob: z.string().max(10).optional().meta({ description: "Date of birth, `YYYY-MM-DD`: required for `DRIVER_LICENCE`." }),
+    dob: z.string().max(10).optional().meta({ description: `Date of birth, \`YYYY-MM-DD\`: required for ${ID_TYPES.filter(needsDateOfBirth).map((type) => `\`${type}\``).join(", ")}.` }),
     phone: z.string().max(20).optional().meta({ description: "The customer's mobile number (remote tokens). Stored encrypted; never returned." }),
     email: z.string().max(254).optional().meta({ description: "Where the link also goes by e-mail (remote tokens)." }),
     send_sms: z.boolean().default(true).meta({ description: "Send the link by SMS (remote tokens)." }),

@@ -8,6 +8,7 @@ import { branches, tokenRequests, type TokenRequest } from "@/lib/db/schema";
 import { AppError, type FieldErrors } from "@/lib/errors";
 import { computeReferenceIndex, getPiiKeys, maskIdNumber, type PiiKeys } from "@/lib/pii";
 import { displayIdNumber } from "@/lib/pii/erasure-note";
+import { ID_TYPE_DESCRIPTORS, idTypeDescriptor, type IdTypeDescriptor } from "@/lib/domain/id-types";
 import { sharedFreeText, sharedReference } from "@/lib/webhooks/reference";
 import { issueFingerprintToken, issueRemoteToken, type TokenIssuer } from "@/lib/tokens";
 import type { IssueOverrides } from "@/lib/tokens/issue-token";
@@ -35,10 +36,7 @@ export type ApiDependencies = {
 
 /** The request's field for each of the forms' fields, so a refusal names what the caller sent. */
 const apiFieldOf: Record<string, string> = {
-  ghanaCardNumber: "id_number",
-  voterId: "id_number",
-  passportNumber: "id_number",
-  driverLicenceNumber: "id_number",
+  ...Object.fromEntries(ID_TYPE_DESCRIPTORS.map((descriptor) => [descriptor.number.field, "id_number"])),
   dateOfBirth: "dob",
   phoneNumber: "phone",
   referenceId: "reference",
@@ -67,17 +65,10 @@ export function purposeCodeOf(name: string): string {
     .replace(/^-+|-+$/g, "");
 }
 
-function idFieldsOf(body: TokenCreateRequest): Record<string, string> {
-  switch (body.id_type) {
-    case "GHANA_CARD":
-      return { ghanaCardNumber: body.id_number };
-    case "VOTER":
-      return { voterId: body.id_number };
-    case "PASSPORT":
-      return { passportNumber: body.id_number };
-    case "DRIVER_LICENCE":
-      return { driverLicenceNumber: body.id_number, dateOfBirth: body.dob ?? "" };
-  }
+/** The form fields `id_number` and `dob` fill for the request's ID type (its descriptor's). */
+export function formIdFieldsOf(body: Pick<TokenCreateRequest, "id_type" | "id_number" | "dob">): Record<string, string> {
+  const descriptor: IdTypeDescriptor = idTypeDescriptor(body.id_type);
+  return { [descriptor.number.field]: body.id_number, ...(descriptor.dateOfBirth ? { dateOfBirth: body.dob ?? "" } : {}) };
 }
 
 function fieldErrorsOf(error: z.ZodError): FieldErrors {
@@ -130,7 +121,7 @@ export async function issueTokenThroughApi(
     const parsed = remoteTokenActionSchema.safeParse({
       ...submission,
       idType: body.id_type,
-      ...idFieldsOf(body),
+      ...formIdFieldsOf(body),
       phoneNumber: body.phone ?? "",
       email: body.email ?? "",
       sendSms: body.send_sms,

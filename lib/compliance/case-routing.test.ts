@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
  * subject by a path nobody thought of. The few readers that show no row to anyone say why below.
  */
 const systemReaders: Record<string, string> = {
-  "lib/risk/evaluate.ts": "the rules themselves read the trail; what they find becomes a case, routed",
+  "lib/risk/rules/staff-id-access.ts": "a rule reads the trail; what it finds becomes a case, routed",
+  "lib/risk/rules/sms-token-attach.ts": "a rule reads the trail; what it finds becomes a case, routed",
   "lib/risk/evaluator.ts": "the live loop's cursor and lag (counts of events not yet evaluated, never of cases)",
   "lib/risk/boot.ts": "the loop's start: the highest chain_seq",
   "lib/audit/chain.ts": "the hash chain; what a person sees of a check is toChainCheckReport (no count)",

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ID_TYPES, idTypeLabels, type IdType } from "@/lib/validation/token-form-shape";
+import { ID_TYPES, idTypeLabels, type IdType } from "@/lib/domain/id-types";
 import { allowedIdTypes, checkPurposePolicy, describePolicy, isPurposeOfferedFor, listOf, unknownPurposeMessage, type PurposePolicy, type TokenKind } from "./purpose-policy";
 
 const kinds: TokenKind[] = ["fingerprint", "remote"];

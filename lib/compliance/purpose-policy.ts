@@ -1,5 +1,5 @@
 import type { TokenKind } from "@/lib/domain/token-kinds";
-import { ID_TYPES, idTypeLabels, type IdType } from "@/lib/validation/token-form-shape";
+import { ID_TYPES, idTypeLabels, type IdType } from "@/lib/domain/id-types";
 
 /**
  * The purpose policy check: may a token of this kind, with this ID document, be issued

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ID_TYPES } from "@/lib/validation/token-form-shape";
+import { ID_TYPES } from "@/lib/domain/id-types";
 import { purposeMaxLength } from "@/lib/validation/text-fields";
 
 /** The purpose admin form's inputs, shared by its dialog (client) and its actions (server). */

@@ -5,7 +5,7 @@ import type { DbExecutor } from "@/lib/db/types";
 import { verificationPurposes, type VerificationPurpose } from "@/lib/db/schema";
 import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { AppError } from "@/lib/errors";
-import type { IdType } from "@/lib/validation/token-form-shape";
+import type { IdType } from "@/lib/domain/id-types";
 import { checkPurposePolicy, isPurposeOfferedFor, type PurposePolicy, type TokenKind } from "./purpose-policy";
 import type { PurposePolicyInput } from "./purpose-schemas";
 

@@ -1,5 +1,6 @@
 import type { OutcomeUnknownReason, TokenStateName } from "@/lib/tokens/state";
 import type { TokenKind } from "@/lib/domain/token-kinds";
+import type { IdType } from "@/lib/domain/id-types";
 
 /**
  * What the browser receives about a token: built on the server from the database alone (never from
@@ -9,8 +10,6 @@ import type { TokenKind } from "@/lib/domain/token-kinds";
  *
  * Types only, no runtime code: both the poll route and the client components import them.
  */
-
-export type LiveIdType = "GHANA_CARD" | "VOTER" | "PASSPORT" | "DRIVER_LICENCE";
 
 export type LiveTokenEvent = {
   at: string;
@@ -26,7 +25,7 @@ export type LiveTokenSummary = {
   /** Null when the issuing call never answered (outcome unknown). */
   token: string | null;
   kind: TokenKind;
-  idType: LiveIdType;
+  idType: IdType;
   idTypeLabel: string;
   maskedIdNumber: string;
   reference: string;

@@ -1,6 +1,7 @@
 import type { TokenEvent } from "@/lib/db/schema";
 import type { TokenStateName } from "@/lib/tokens/state";
 import type { LiveTokenEvent } from "./dto";
+import { TOKEN_LIFETIME_WORDS } from "@/lib/tokens/lifetime";
 
 /** The words the live pages show for a token's events and for the service's faults while it is followed. */
 
@@ -29,7 +30,7 @@ const stateChangeLabels: Record<TokenStateName, { label: string; tone: LiveToken
   in_progress: { label: "Customer started the verification", tone: "info" },
   successful: { label: "Verification successful", tone: "success" },
   failed: { label: "Verification failed", tone: "danger" },
-  expired: { label: "Expired unused (15 minutes passed)", tone: "neutral" },
+  expired: { label: `Expired unused (${TOKEN_LIFETIME_WORDS} passed)`, tone: "neutral" },
   invalid: { label: "The service reports the token invalid", tone: "danger" },
   outcome_unknown: { label: "No result received; Veridesk stopped checking", tone: "warning" },
 };

@@ -4,7 +4,7 @@ import type { TokenRequest } from "@/lib/db/schema";
 import { displayIdNumber, displayReference } from "@/lib/pii/erasure-note";
 import { maskIdNumber } from "@/lib/pii";
 import { deriveTokenState, tokenStateLabelFor, type FollowPolicy } from "@/lib/tokens/state";
-import { idTypeLabels } from "@/lib/validation/token-form-shape";
+import { idTypeLabels } from "@/lib/domain/id-types";
 import { factsFromRow } from "@/lib/tokens/token-facts";
 import { isShownAsToken, type ScopedTokenRow } from "@/lib/tokens/token-row";
 import type { LiveTokenSummary } from "./dto";

@@ -3,6 +3,8 @@
  * no key or server import, so client components may use them on data they were already given.
  */
 
+import { idTypeDescriptor, isIdType, type IdTypeDescriptor } from "@/lib/domain/id-types";
+
 const hidden = "•";
 
 /** Letters and digits only, upper case: what the last-four and the masks count. */
@@ -15,14 +17,12 @@ export function lastFourOf(idNumber: string): string {
 }
 
 /**
- * `GHA-123456789-0` → `GHA-•••••789-0`; other documents → `••••4567`. Enough to confirm with the
- * customer which card it was, never enough to use it.
+ * `GHA-123456789-0` → `GHA-•••••789-0` (the type's own mask, from its descriptor); other documents
+ * → `••••4567`. Enough to confirm with the customer which card it was, never enough to use it.
  */
 export function maskIdNumber(idType: string, lastFour: string): string {
-  if (idType === "GHANA_CARD" && lastFour.length === 4) {
-    return `GHA-${hidden.repeat(5)}${lastFour.slice(0, 3)}-${lastFour.slice(3)}`;
-  }
-  return `${hidden.repeat(4)}${lastFour}`;
+  const ownMask = isIdType(idType) ? (idTypeDescriptor(idType) as IdTypeDescriptor).maskLastFour : undefined;
+  return ownMask ? ownMask(lastFour) : `${hidden.repeat(4)}${lastFour}`;
 }
 
 /** `0241234567` → `024 ••• 4567`: the network prefix and last digits, to read back to the customer. */

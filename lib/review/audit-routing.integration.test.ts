@@ -10,7 +10,7 @@ import { runBacktest } from "@/lib/risk/backtest";
 import { evaluateChanges } from "@/lib/risk/evaluator";
 import { readRuleFigures } from "@/lib/risk/figures";
 import { loadActiveRules } from "@/lib/risk/rule-versions";
-import { accessActions } from "@/lib/risk/rules";
+import { accessActions } from "@/lib/risk/rules/staff-id-access";
 import { aBranch, aStaffMember, aTokenRequest } from "@/test/kit/builders";
 import { parseCsv } from "@/test/kit/csv";
 import { forEachDatabase, openScratchDatabase, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";

@@ -9,6 +9,7 @@ import { branches, tokenRequests, type TokenRequest } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
 import { lastFourOf, maskIdNumber, type PiiKeys } from "@/lib/pii";
 import { reviewIdTypeLabels, reviewStateLabels } from "@/lib/review/filters";
+import { needsDateOfBirth } from "@/lib/domain/id-types";
 import { blindIndexOfSearchedIdNumber, normaliseSearchedIdNumber } from "@/lib/review/id-search";
 import { reviewStateSql } from "@/lib/review/token-columns";
 import type { ReviewState } from "@/lib/review/filters";
@@ -58,7 +59,7 @@ function personalDataOf(row: TokenRequest, settings: RetentionSettings): HeldDat
   const identityStatus = row.identityErasedAt ? erasedText(row.identityErasedAt, row.identityErasedUnder) : until(identityEraseDue(facts, settings));
   const contactStatus = row.contactErasedAt ? erasedText(row.contactErasedAt, row.contactErasedUnder) : until(contactEraseDue(facts, settings));
   const data: HeldDatum[] = [{ label: "ID number (encrypted)", status: identityStatus }];
-  if (row.dateOfBirthEncrypted || (row.identityErasedAt && row.idType === "DRIVER_LICENCE")) data.push({ label: "Date of birth (encrypted)", status: identityStatus });
+  if (row.dateOfBirthEncrypted || (row.identityErasedAt && needsDateOfBirth(row.idType))) data.push({ label: "Date of birth (encrypted)", status: identityStatus });
   data.push({ label: "Reference (encrypted)", status: contactStatus });
   if (row.kind === "remote") data.push({ label: "Mobile number (encrypted)", status: contactStatus });
   if (row.emailEncrypted || (row.contactErasedAt && row.isEmailSent)) data.push({ label: "E-mail address (encrypted)", status: contactStatus });

@@ -1,6 +1,7 @@
 import { wasLinkSent, type TokenKind } from "@/lib/domain/token-kinds";
 import { errorCatalog } from "@/lib/errors";
 import type { ReviewState } from "./filters";
+import { TOKEN_LIFETIME_WORDS } from "@/lib/tokens/lifetime";
 
 /** What an attempt sent the customer: whether a token can be read off their phone (lib/domain/token-kinds.ts). */
 export type LinkFacts = { kind: TokenKind; sendSms: boolean | null; hasEmail: boolean };
@@ -15,14 +16,14 @@ export function outcomeUnknownNextStep(isLinkSent: boolean): string {
 }
 
 export const outcomeUnknownLinkSentStep =
-  "The service may have issued a token and sent the link. Next step, within 15 minutes of the attempt: ask the customer for the token in their SMS or e-mail; a supervisor who did not issue it can enter it on the token page, where Veridesk checks it with the service and follows it.";
+  `The service may have issued a token and sent the link. Next step, within ${TOKEN_LIFETIME_WORDS} of the attempt: ask the customer for the token in their SMS or e-mail; a supervisor who did not issue it can enter it on the token page, where Veridesk checks it with the service and follows it.`;
 
 export const outcomeUnknownNoLinkStep =
-  "No SMS or e-mail was sent for this attempt, so the customer has no token to read out. Next step: if the customer still needs verifying, issue a new token (any token this attempt made was never shown to anyone and expires unused 15 minutes after it was made).";
+  `No SMS or e-mail was sent for this attempt, so the customer has no token to read out. Next step: if the customer still needs verifying, issue a new token (any token this attempt made was never shown to anyone and expires unused ${TOKEN_LIFETIME_WORDS} after it was made).`;
 
 /** The next step of several attempts at once, some of which may have sent a link. */
 export const outcomeUnknownEitherStep =
-  "Next step, within 15 minutes of the attempt: if it sent an SMS or e-mail, ask the customer for the token in it; a supervisor who did not issue it can enter it on the token page. If it sent neither, the customer has no token to read out: issue a new token if the customer still needs verifying.";
+  `Next step, within ${TOKEN_LIFETIME_WORDS} of the attempt: if it sent an SMS or e-mail, ask the customer for the token in it; a supervisor who did not issue it can enter it on the token page. If it sent neither, the customer has no token to read out: issue a new token if the customer still needs verifying.`;
 
 /**
  * Why a token did not end in success, in the words supervisors read in the detail, the list and

@@ -4,6 +4,7 @@ import { formatDay } from "@/lib/bank-time";
 import { outcomeUnknownEitherStep, outcomeUnknownNextStep } from "./failure-reason";
 import { reviewIdTypeLabels, reviewStateLabels, type ReviewState } from "./filters";
 import { wasLinkSent, type TokenKind } from "@/lib/domain/token-kinds";
+import { TOKEN_LIFETIME_WORDS } from "@/lib/tokens/lifetime";
 
 /**
  * History and audit entries as plain sentences with staff names ("Ama Mensah issued token
@@ -128,7 +129,7 @@ function describeStateChange(d: Record<string, unknown>, context: HistoryContext
     case "failed":
       return { text: `The service reported Failed${typeof d.error === "string" && d.error ? `: ${d.error}` : " (no reason given)"}`, tone: "danger" };
     case "expired":
-      return { text: `${context.token ? `Token ${context.token}` : "The token"} expired unused after 15 minutes`, tone: "neutral" };
+      return { text: `${context.token ? `Token ${context.token}` : "The token"} expired unused after ${TOKEN_LIFETIME_WORDS}`, tone: "neutral" };
     case "invalid":
       return { text: "The service reported the token invalid", detail: "It can no longer be used; issue a new token if the customer still needs verifying.", tone: "danger" };
     case "outcome_unknown":

@@ -4,11 +4,11 @@ import { branchScopeFor } from "@/lib/auth/branch-scope";
 import { permissionsOf } from "@/lib/auth/permissions";
 import type { Staff } from "@/lib/auth/types";
 import type { Database } from "@/lib/db/types";
-import { planDemoData } from "./demo-data";
-import { writeDemoData } from "./demo-data-writer";
+import { planDemoData } from "@/scripts/demo-data/plan";
+import { writeDemoData } from "@/scripts/demo-data/writer";
 import { recordSheetPrinted, signOffBranchDay } from "./reconciliation";
 import { FUTURE_SHEET_MESSAGE, signOffRefusals } from "./sign-off";
-import { bankDayOf } from "./time";
+import { bankDayOf } from "@/lib/bank-time";
 import { forEachDatabase, openScratchDatabase, queryRows, scratchPiiKeys, type ScratchDatabase } from "@/test/kit/database";
 
 /**

@@ -14,7 +14,8 @@ import { nudge } from "@/lib/nudges";
 import { requireCurrentConsent } from "@/lib/compliance/consent";
 import { computeIdNumberIndex, computeRequestFingerprint, encryptContactFields, encryptField, getPiiKeys, lastFourOf, type PiiKeys } from "@/lib/pii";
 import { getUpstreamClient, type UpstreamClient } from "@/lib/upstream";
-import { idNumberOf, type IdType } from "@/lib/validation/token-form-shape";
+import { type IdType } from "@/lib/domain/id-types";
+import { idNumberOf } from "@/lib/validation/token-form-shape";
 import { mapServiceFieldErrors, toFingerprintTokenRequest, toRemoteTokenRequest } from "@/lib/validation/remote-token-payload";
 import { type fingerprintTokenActionSchema, type remoteTokenActionSchema } from "@/lib/validation/token-forms";
 import { warnOfActiveTokens } from "./active-tokens";
@@ -142,7 +143,7 @@ export async function issueRemoteToken(
       kind: "remote",
       idType: values.idType,
       idNumber: idNumberOf(values),
-      dateOfBirth: values.idType === "DRIVER_LICENCE" ? values.dateOfBirth : undefined,
+      dateOfBirth: "dateOfBirth" in values ? values.dateOfBirth : undefined,
       email: values.email,
       requestFields: values,
       row: { reference: values.referenceId, purpose: values.purpose, branchName: null, phoneNumber: values.phoneNumber, options },

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { computeNextPollAt, defaultPollSchedulePolicy as policy } from "./poll-schedule";
-import { deriveTokenState, expiresAtOf, type DerivedTokenState } from "./state";
+import { expiryOf } from "./lifetime";
+import { deriveTokenState, type DerivedTokenState } from "./state";
 
 const issuedAt = new Date("2026-11-22T09:00:00.000Z");
-const expiresAt = expiresAtOf(issuedAt);
+const expiresAt = expiryOf(issuedAt);
 const at = (seconds: number) => new Date(issuedAt.getTime() + seconds * 1000);
 const noJitter = () => 0.5;
 

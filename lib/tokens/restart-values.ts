@@ -8,7 +8,8 @@ import type { TokenRequest } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { AppError, isAppError, type FieldErrors } from "@/lib/errors";
 import { decryptField, getPiiKeys, lastFourOf, maskEmail, maskIdNumber, maskPhoneNumber, maskFreeText, type PiiKeys } from "@/lib/pii";
-import { defaultRemoteOptions, emptyFingerprintTokenForm, emptyRemoteTokenForm, idFieldsByType, type FingerprintTokenFormInput, type RemoteTokenFormInput } from "@/lib/validation/token-form-shape";
+import { defaultRemoteOptions, emptyFingerprintTokenForm, emptyRemoteTokenForm, type FingerprintTokenFormInput, type RemoteTokenFormInput } from "@/lib/validation/token-form-shape";
+import { idTypeDescriptor, needsDateOfBirth } from "@/lib/domain/id-types";
 import { readScopedTokenRequest } from "@/lib/tokens/token-row";
 import { factsFromRow } from "./token-facts";
 import { followPolicyFrom } from "./follow-policy";
@@ -86,7 +87,7 @@ async function readEarlierToken(viewer: RestartViewer, id: string, kind: Restart
 /** The earlier token's personal fields that hold a value, decrypted, by the form fields they fill. */
 function decryptCarriable(row: TokenRequest, keys: PiiKeys): Partial<Record<CarriableField, string>> {
   const decrypt = (column: string, stored: string | null) => (stored === null ? undefined : decryptField(stored, `token_requests.${column}:${row.id}`, keys));
-  const idField = idFieldsByType[row.idType][0];
+  const idField = idTypeDescriptor(row.idType).number.field;
   const values: Partial<Record<CarriableField, string | undefined>> = {
     [idField]: decrypt("id_number", row.idNumberEncrypted),
     referenceId: decrypt("reference", row.referenceEncrypted),
@@ -94,7 +95,7 @@ function decryptCarriable(row: TokenRequest, keys: PiiKeys): Partial<Record<Carr
   if (row.kind === "remote") {
     values.phoneNumber = decrypt("phone_number", row.phoneNumberEncrypted);
     values.email = decrypt("email", row.emailEncrypted);
-    if (row.idType === "DRIVER_LICENCE") values.dateOfBirth = decrypt("date_of_birth", row.dateOfBirthEncrypted);
+    if (needsDateOfBirth(row.idType)) values.dateOfBirth = decrypt("date_of_birth", row.dateOfBirthEncrypted);
   }
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined && value !== "")) as Partial<Record<CarriableField, string>>;
 }

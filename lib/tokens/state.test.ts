@@ -4,7 +4,6 @@ import {
   closeIfFinal,
   defaultFollowPolicy,
   deriveTokenState,
-  expiresAtOf,
   invalidRecheckAt,
   isFinalState,
   recordObservation,
@@ -14,10 +13,10 @@ import {
   type TokenStateName,
   type UpstreamTokenState,
 } from "./state";
-import { TOKEN_LIFETIME_MS } from "./lifetime";
+import { TOKEN_LIFETIME_MS, expiryOf } from "./lifetime";
 
 const issuedAt = new Date("2026-11-22T09:00:00.000Z");
-const expiresAt = expiresAtOf(issuedAt);
+const expiresAt = expiryOf(issuedAt);
 const minutes = (n: number) => new Date(issuedAt.getTime() + n * 60_000);
 const fresh = (): IssuedTokenFacts => ({ issuance: "issued", issuedAt });
 

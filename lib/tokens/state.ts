@@ -1,6 +1,6 @@
 import type { TokenKind } from "@/lib/domain/token-kinds";
 import { tokenStateLabels, type TokenState } from "@/lib/domain/token-states";
-import { TOKEN_LIFETIME_MS } from "./lifetime";
+import { expiryOf } from "./lifetime";
 
 /**
  * The state of a token, derived in one place from what Veridesk has stored about it and the time.
@@ -136,10 +136,6 @@ export type DerivedTokenState = {
   serviceProblem?: { code: string; since: Date };
 };
 
-export function expiresAtOf(issuedAt: Date): Date {
-  return new Date(issuedAt.getTime() + TOKEN_LIFETIME_MS);
-}
-
 export function isFinalState(state: TokenStateName): boolean {
   return finalTokenStates.has(state);
 }
@@ -203,7 +199,7 @@ export function deriveTokenState(
     return { state: "outcome_unknown", isFinal: true, expiresAt: null, outcomeUnknownReason: "issuance_unanswered" };
   }
 
-  const expiresAt = expiresAtOf(facts.issuedAt);
+  const expiresAt = expiryOf(facts.issuedAt);
   const serviceProblem = readServiceProblem(facts);
   const withProblem = (derived: DerivedTokenState): DerivedTokenState =>
     serviceProblem && !derived.isFinal ? { ...derived, serviceProblem } : derived;
@@ -276,7 +272,7 @@ export function isInvalidConfirmed(facts: IssuedTokenFacts, policy: FollowPolicy
  */
 export function invalidRecheckAt(facts: IssuedTokenFacts, policy: FollowPolicy = defaultFollowPolicy): Date | null {
   if (!facts.invalidSeenAt || facts.closed || facts.usedSeenAt || facts.result) return null;
-  if (facts.invalidSeenAt.getTime() >= expiresAtOf(facts.issuedAt).getTime() || isInvalidConfirmed(facts, policy)) return null;
+  if (facts.invalidSeenAt.getTime() >= expiryOf(facts.issuedAt).getTime() || isInvalidConfirmed(facts, policy)) return null;
   return new Date(facts.invalidSeenAt.getTime() + policy.invalidConfirmMs);
 }
 

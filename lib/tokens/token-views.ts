@@ -8,7 +8,7 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { displayContact, displayIdNumber, displayReference } from "@/lib/pii/erasure-note";
 import { decryptField, maskEmail, maskIdNumber, type PiiKeys } from "@/lib/pii";
-import { idTypeLabels, type IdType } from "@/lib/validation/token-form-shape";
+import { idTypeLabels, type IdType } from "@/lib/domain/id-types";
 import { isErrorCode, userMessageForFailure } from "./issue-outcome";
 import type { TokenKind } from "@/lib/domain/token-kinds";
 

@@ -5,7 +5,6 @@ export { getUpstreamClient } from "./default-client";
 export type {
   FingerprintToken,
   FingerprintTokenRequest,
-  IdType,
   RemoteToken,
   RemoteTokenRequest,
   TokenResult,

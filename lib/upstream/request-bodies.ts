@@ -1,4 +1,5 @@
 import "server-only";
+import { idTypeDescriptor, type IdTypeDescriptor } from "@/lib/domain/id-types";
 import type { FingerprintTokenRequest, RemoteTokenRequest } from "./types";
 
 /** A request body together with the values in it that must never reach a log or an error message. */
@@ -45,15 +46,10 @@ export function buildRemoteTokenForm(request: RemoteTokenRequest): PreparedBody<
   return { body: form, sensitiveValues: Object.values(idFields) };
 }
 
+/** The chosen type's ID fields only, by the provider names of its descriptor. */
 function pickIdFields(request: RemoteTokenRequest): Record<string, string> {
-  switch (request.id_type) {
-    case "GHANA_CARD":
-      return { ghanacardnumber: request.ghanacardnumber };
-    case "VOTER":
-      return { voterid: request.voterid };
-    case "PASSPORT":
-      return { passportnumber: request.passportnumber };
-    case "DRIVER_LICENCE":
-      return { driverid: request.driverid, dob: request.dob };
-  }
+  const descriptor: IdTypeDescriptor = idTypeDescriptor(request.id_type);
+  const fields = [descriptor.number.providerField, ...(descriptor.dateOfBirth ? [descriptor.dateOfBirth.providerField] : [])];
+  const sent = request as unknown as Record<string, string>;
+  return Object.fromEntries(fields.map((field) => [field, sent[field] ?? ""]));
 }

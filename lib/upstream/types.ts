@@ -1,4 +1,5 @@
 import "server-only";
+import type { IdType, ProviderIdFieldsOf } from "@/lib/domain/id-types";
 
 /** Input of the fingerprint token call; the client renames the fields to the service's names. */
 export type FingerprintTokenRequest = {
@@ -33,18 +34,11 @@ type RemoteTokenCommonFields = {
 };
 
 /**
- * The multipart payload of the remote token call, one branch per id_type. lib/validation maps
- * form values into it; the client sends exactly the fields of the chosen branch.
+ * The multipart payload of the remote token call, one branch per id_type, its ID fields named as
+ * the type's descriptor says (lib/domain/id-types.ts). lib/validation maps form values into it;
+ * the client sends exactly the fields of the chosen branch.
  */
-export type RemoteTokenRequest = RemoteTokenCommonFields &
-  (
-    | { id_type: "GHANA_CARD"; ghanacardnumber: string }
-    | { id_type: "VOTER"; voterid: string }
-    | { id_type: "PASSPORT"; passportnumber: string }
-    | { id_type: "DRIVER_LICENCE"; driverid: string; dob: string }
-  );
-
-export type IdType = RemoteTokenRequest["id_type"];
+export type RemoteTokenRequest = RemoteTokenCommonFields & { [Type in IdType]: { id_type: Type } & ProviderIdFieldsOf<Type> }[IdType];
 
 export type RemoteToken = {
   token: string;

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { ageOn, checkDateOfBirth, dateOfBirthMessages, normaliseDocumentNumber } from "./identity-documents";
+import { numberCheckOfField } from "@/lib/domain/id-types";
+import { ageOn, checkDateOfBirth, checkDocumentNumber, dateOfBirthMessages } from "./identity-documents";
 import { foreignDigitsMessage } from "./pasted-text";
+
+/** The rule of the type whose number field is `field`, as its descriptor gives it. */
+function normaliseDocumentNumber(field: string, raw: string) {
+  const check = numberCheckOfField(field);
+  if (check?.kind !== "document") throw new Error(`no document number field ${field}`);
+  return checkDocumentNumber(check, raw);
+}
 
 describe("normaliseDocumentNumber", () => {
   it("upper-cases and removes spaces", () => {

@@ -1,43 +1,14 @@
+import type { IdNumberCheck } from "@/lib/domain/id-types";
 import type { Normalised } from "./normalised";
 import { cleanPastedText, foreignDigitsMessage, hasForeignDigits } from "./pasted-text";
 
 /**
- * The other three ID numbers. The spec only says "string" for them, so the rules are loose on
- * purpose (letters, digits, the separators printed on the documents) and strict only about what
- * would certainly be a typing or pasting mistake.
+ * The document numbers other than the Ghana Card: each type's rule (its noun, the pattern, the
+ * format message) is in its descriptor (lib/domain/id-types.ts); this applies one.
  */
-
-type DocumentRule = {
-  label: string;
-  /** Characters allowed after spaces are removed and letters upper-cased. */
-  pattern: RegExp;
-  formatMessage: string;
-};
-
-const documentRules = {
-  voterId: {
-    label: "voter ID number",
-    pattern: /^[A-Z0-9]{5,20}$/,
-    formatMessage: "A voter ID number is 5 to 20 letters and digits, as printed on the card.",
-  },
-  passportNumber: {
-    label: "passport number",
-    pattern: /^[A-Z0-9]{6,15}$/,
-    formatMessage: "A passport number is 6 to 15 letters and digits, e.g. G1234567.",
-  },
-  driverLicenceNumber: {
-    label: "driver licence number",
-    pattern: /^[A-Z0-9][A-Z0-9/-]{3,29}$/,
-    formatMessage: "A driver licence number is 4 to 30 letters, digits, dashes or slashes, as printed on the licence.",
-  },
-} as const satisfies Record<string, DocumentRule>;
-
-export type DocumentKind = keyof typeof documentRules;
-
-export function normaliseDocumentNumber(kind: DocumentKind, raw: string): Normalised {
-  const rule: DocumentRule = documentRules[kind];
+export function checkDocumentNumber(rule: Extract<IdNumberCheck, { kind: "document" }>, raw: string): Normalised {
   const cleaned = cleanPastedText(raw);
-  if (cleaned === "") return { ok: false, message: `Enter the ${rule.label}.` };
+  if (cleaned === "") return { ok: false, message: `Enter the ${rule.noun}.` };
   if (hasForeignDigits(cleaned)) return { ok: false, message: foreignDigitsMessage };
   const compact = cleaned.replace(/\s+/g, "").toUpperCase();
   if (!rule.pattern.test(compact)) return { ok: false, message: rule.formatMessage };

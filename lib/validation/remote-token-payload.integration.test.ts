@@ -4,7 +4,7 @@ import { startSandbox, type RunningSandbox } from "@/sandbox/app";
 import { captureLogs } from "@/test/kit/upstream";
 import { createUpstreamClient, type UpstreamClient } from "@/lib/upstream";
 import { toFingerprintTokenRequest, toRemoteTokenRequest } from "./remote-token-payload";
-import type { IdType } from "./token-form-shape";
+import type { IdType } from "@/lib/domain/id-types";
 import { fingerprintTokenFormSchema, remoteTokenFormSchema } from "./token-forms";
 
 /**

@@ -1,6 +1,7 @@
 import type { FingerprintTokenRequest, RemoteTokenRequest } from "@/lib/upstream/types";
 import type { FingerprintTokenForm, RemoteTokenForm } from "./token-form-shape";
 import type { TokenKind } from "@/lib/domain/token-kinds";
+import { ID_TYPE_DESCRIPTORS, idTypeDescriptor, type IdTypeDescriptor } from "@/lib/domain/id-types";
 
 /**
  * The one mapping between the forms and the service's field names, both ways: form values to the
@@ -28,16 +29,11 @@ export function toRemoteTokenRequest(values: RemoteTokenForm): RemoteTokenReques
     ...(values.livenessOnly ? { verification_mode_id: "7" as const } : {}),
     ...(values.email === undefined ? {} : { email: values.email }),
   };
-  switch (values.idType) {
-    case "GHANA_CARD":
-      return { id_type: "GHANA_CARD", ghanacardnumber: values.ghanaCardNumber, ...common };
-    case "VOTER":
-      return { id_type: "VOTER", voterid: values.voterId, ...common };
-    case "PASSPORT":
-      return { id_type: "PASSPORT", passportnumber: values.passportNumber, ...common };
-    case "DRIVER_LICENCE":
-      return { id_type: "DRIVER_LICENCE", driverid: values.driverLicenceNumber, dob: values.dateOfBirth, ...common };
-  }
+  const descriptor: IdTypeDescriptor = idTypeDescriptor(values.idType);
+  const typed = values as unknown as Record<string, string>;
+  const idFields: Record<string, string> = { [descriptor.number.providerField]: typed[descriptor.number.field] ?? "" };
+  if (descriptor.dateOfBirth) idFields[descriptor.dateOfBirth.providerField] = typed.dateOfBirth ?? "";
+  return { id_type: values.idType, ...idFields, ...common } as RemoteTokenRequest;
 }
 
 export function toFingerprintTokenRequest(values: FingerprintTokenForm, branchName: string): FingerprintTokenRequest {
@@ -51,11 +47,13 @@ export function toFingerprintTokenRequest(values: FingerprintTokenForm, branchNa
 
 const remoteFormFieldByServiceField: Record<string, string> = {
   id_type: "idType",
-  ghanacardnumber: "ghanaCardNumber",
-  voterid: "voterId",
-  passportnumber: "passportNumber",
-  driverid: "driverLicenceNumber",
-  dob: "dateOfBirth",
+  // Each type's ID fields, under the provider's names its descriptor gives.
+  ...Object.fromEntries(
+    ID_TYPE_DESCRIPTORS.flatMap((descriptor: IdTypeDescriptor) => [
+      [descriptor.number.providerField, descriptor.number.field],
+      ...(descriptor.dateOfBirth ? [[descriptor.dateOfBirth.providerField, "dateOfBirth"]] : []),
+    ]),
+  ),
   phonenumber: "phoneNumber",
   referenceid: "referenceId",
   purpose: "purpose",

@@ -1,4 +1,5 @@
-import { normaliseDocumentNumber, checkDateOfBirth } from "./identity-documents";
+import { ID_TYPE_DESCRIPTORS, isIdType, needsDateOfBirth, type IdNumberCheck, type IdType } from "@/lib/domain/id-types";
+import { checkDocumentNumber, checkDateOfBirth } from "./identity-documents";
 import { normaliseGhanaCardNumber } from "./ghana-card";
 import { asRecord, checkFields, formCheckOf, type FieldRule, type FormCheck } from "./form-check";
 import type { Normalised } from "./normalised";
@@ -7,10 +8,8 @@ import { normaliseOptionalEmail, normalisePurpose, normaliseReference, textMessa
 import {
   consentMessages,
   deliveryMessage,
-  ID_TYPES,
   idTypeMessage,
   type FingerprintTokenForm,
-  type IdType,
   type RemoteOptionName,
   type RemoteTokenForm,
 } from "./token-form-shape";
@@ -72,16 +71,21 @@ export const remoteCommonFieldRules = {
   ...consentRules,
 };
 
-/** The ID fields each type adds to the common ones. */
-export const remoteIdFieldRules = {
-  GHANA_CARD: { ghanaCardNumber: textRule(normaliseGhanaCardNumber) },
-  VOTER: { voterId: textRule((raw) => normaliseDocumentNumber("voterId", raw)) },
-  PASSPORT: { passportNumber: textRule((raw) => normaliseDocumentNumber("passportNumber", raw)) },
-  DRIVER_LICENCE: {
-    driverLicenceNumber: textRule((raw) => normaliseDocumentNumber("driverLicenceNumber", raw)),
-    dateOfBirth: textRule((raw) => checkDateOfBirth(raw)),
-  },
-} satisfies Record<IdType, Record<string, FieldRule<string>>>;
+/** A number's rule, from its descriptor's check (lib/domain/id-types.ts). */
+function numberRule(check: IdNumberCheck): FieldRule<string> {
+  return check.kind === "ghana-card" ? textRule(normaliseGhanaCardNumber) : textRule((raw) => checkDocumentNumber(check, raw));
+}
+
+/** The ID fields each type adds to the common ones: its number, and its date of birth if it needs one. */
+export const remoteIdFieldRules = Object.fromEntries(
+  ID_TYPE_DESCRIPTORS.map((descriptor) => [
+    descriptor.type,
+    {
+      [descriptor.number.field]: numberRule(descriptor.number.check),
+      ...(needsDateOfBirth(descriptor.type) ? { dateOfBirth: textRule((raw) => checkDateOfBirth(raw)) } : {}),
+    },
+  ]),
+) as Record<IdType, Record<string, FieldRule<string>>>;
 
 /**
  * A remote token nobody can open is useless: the link has to go somewhere. Checked only once both
@@ -89,10 +93,6 @@ export const remoteIdFieldRules = {
  */
 export function deliveryProblem(values: { sendSms: boolean; email?: string }): string | null {
   return values.sendSms || values.email !== undefined ? null : deliveryMessage;
-}
-
-function isIdType(raw: unknown): raw is IdType {
-  return (ID_TYPES as readonly unknown[]).includes(raw);
 }
 
 // ─── Whole forms ─────────────────────────────────────────────────────────────────────────────────

@@ -6,10 +6,8 @@
  * renames them to the service's.
  */
 
-// The ID types and their words are the shared vocabulary (lib/domain), under the names the forms use.
-import type { IdType } from "@/lib/domain/id-types";
-
-export { ID_TYPES, idTypeLabels, type IdType } from "@/lib/domain/id-types";
+// The ID types, their fields and their words are described once, in lib/domain/id-types.ts.
+import { idFieldsOf, idTypeDescriptor, type IdFieldsOf, type IdType } from "@/lib/domain/id-types";
 
 export const idTypeMessage = "Choose the type of the customer's ID.";
 
@@ -43,16 +41,6 @@ export const emptyFingerprintTokenForm: FingerprintTokenFormInput = { ghanaCardN
 
 // ─── Remote ──────────────────────────────────────────────────────────────────────────────────────
 
-/** The ID fields of each type: shown for that type only, cleared when the type changes. */
-export const idFieldsByType = {
-  GHANA_CARD: ["ghanaCardNumber"],
-  VOTER: ["voterId"],
-  PASSPORT: ["passportNumber"],
-  DRIVER_LICENCE: ["driverLicenceNumber", "dateOfBirth"],
-} as const satisfies Record<IdType, readonly string[]>;
-
-export type IdFieldName = (typeof idFieldsByType)[IdType][number];
-
 export const remoteOptionNames = ["sendSms", "skipInstructions", "captureLocation", "captureHomeAddress", "livenessOnly"] as const;
 export type RemoteOptionName = (typeof remoteOptionNames)[number];
 
@@ -60,16 +48,8 @@ export const deliveryMessage = "Choose how the link reaches the customer: by SMS
 
 type RemoteCommonFields = { phoneNumber: string; referenceId: string; purpose: string; email?: string } & Record<RemoteOptionName, boolean> & ConsentFields;
 
-/** The ID fields of one type, keyed by that type. */
-type RemoteIdFields = {
-  GHANA_CARD: { ghanaCardNumber: string };
-  VOTER: { voterId: string };
-  PASSPORT: { passportNumber: string };
-  DRIVER_LICENCE: { driverLicenceNumber: string; dateOfBirth: string };
-};
-
-/** One shape per ID type: the type decides which ID fields exist. */
-export type RemoteTokenFormInput = { [Type in IdType]: { idType: Type } & RemoteIdFields[Type] & RemoteCommonFields }[IdType];
+/** One shape per ID type: the type decides which ID fields exist (its descriptor's). */
+export type RemoteTokenFormInput = { [Type in IdType]: { idType: Type } & IdFieldsOf<Type> & RemoteCommonFields }[IdType];
 /** The same once checked: normalised, an empty e-mail as `undefined`. */
 export type RemoteTokenForm = RemoteTokenFormInput;
 
@@ -81,31 +61,15 @@ export const defaultRemoteOptions: Record<RemoteOptionName, boolean> = {
   livenessOnly: false,
 };
 
+/** The empty form of one ID type: its own ID fields, empty, and the common ones. */
 export function emptyRemoteTokenForm(idType: IdType = "GHANA_CARD"): RemoteTokenFormInput {
   const common = { phoneNumber: "", referenceId: "", purpose: "", email: "", ...defaultRemoteOptions, ...emptyConsent };
-  switch (idType) {
-    case "GHANA_CARD":
-      return { idType, ghanaCardNumber: "", ...common };
-    case "VOTER":
-      return { idType, voterId: "", ...common };
-    case "PASSPORT":
-      return { idType, passportNumber: "", ...common };
-    case "DRIVER_LICENCE":
-      return { idType, driverLicenceNumber: "", dateOfBirth: "", ...common };
-  }
+  const idFields = Object.fromEntries(idFieldsOf(idType).map((field) => [field, ""]));
+  return { idType, ...idFields, ...common } as RemoteTokenFormInput;
 }
 
 /** The ID number of either form, normalised: what is encrypted, indexed and masked. */
 export function idNumberOf(values: RemoteTokenForm | (FingerprintTokenForm & { idType?: undefined })): string {
   if (!("idType" in values) || values.idType === undefined) return values.ghanaCardNumber;
-  switch (values.idType) {
-    case "GHANA_CARD":
-      return values.ghanaCardNumber;
-    case "VOTER":
-      return values.voterId;
-    case "PASSPORT":
-      return values.passportNumber;
-    case "DRIVER_LICENCE":
-      return values.driverLicenceNumber;
-  }
+  return (values as unknown as Record<string, string>)[idTypeDescriptor(values.idType).number.field] ?? "";
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { deliveryProblem, fingerprintTokenFieldRules, remoteCommonFieldRules, remoteIdFieldRules } from "./token-form-rules";
-import { deliveryMessage, ID_TYPES, idTypeMessage, type FingerprintTokenFormInput, type IdType, type RemoteTokenFormInput } from "./token-form-shape";
+import { ID_TYPES, type IdType } from "@/lib/domain/id-types";
+import { deliveryMessage, idTypeMessage, type FingerprintTokenFormInput, type RemoteTokenForm, type RemoteTokenFormInput } from "./token-form-shape";
 import { fieldFromRule, shapeFromRules } from "./zod-from-rules";
 
 /**
@@ -42,12 +43,12 @@ function remoteBranch<Type extends IdType, Extra extends z.ZodRawShape>(idType: 
  * idempotency key). The union stays top-level either way: resolvers mishandle nested ones.
  */
 export function buildRemoteTokenSchema<Extra extends z.ZodRawShape>(extra: Extra) {
-  const [ghanaCard, voter, passport, driverLicence] = ID_TYPES;
-  return z.discriminatedUnion(
-    "idType",
-    [remoteBranch(ghanaCard, extra), remoteBranch(voter, extra), remoteBranch(passport, extra), remoteBranch(driverLicence, extra)],
-    { error: idTypeMessage },
-  );
+  // One branch per ID type of lib/domain/id-types.ts, none left out by a hand-written list.
+  const [first, ...others] = ID_TYPES.map((idType) => remoteBranch(idType, extra));
+  const union = z.discriminatedUnion("idType", [first!, ...others], { error: idTypeMessage });
+  // Built by mapping the list, the union's inferred type has lost which fields each type has; its
+  // type is the form's own, per ID type, as lib/domain/id-types.ts derives it.
+  return union as unknown as z.ZodType<RemoteTokenForm & z.output<z.ZodObject<Extra>>, RemoteTokenFormInput & z.input<z.ZodObject<Extra>>>;
 }
 
 export const remoteTokenFormSchema = buildRemoteTokenSchema({});

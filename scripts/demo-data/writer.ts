@@ -5,10 +5,10 @@ import type { Database } from "@/lib/db/types";
 import { TOKEN_LIFETIME_MS } from "@/lib/tokens/lifetime";
 import { authUsers, branches, staffProfiles, tokenRequests } from "@/lib/db/schema";
 import { computeIdNumberIndex, computeReferenceIndex, computeRequestFingerprint, encryptField, lastFourOf, maskPhoneNumber, maskFreeText, type PiiKeys } from "@/lib/pii";
-import type { DemoPlan, DemoToken } from "./demo-data";
+import type { DemoPlan, DemoToken } from "./plan";
 
 /**
- * Writes a demo plan (demo-data.ts) into a database, fast: rows go in batches as one JSON
+ * Writes a demo plan (plan.ts) into a database, fast: rows go in batches as one JSON
  * parameter each (`json_populate_recordset`), which PGlite and PostgreSQL both take in a single
  * round trip, with no 65 535-parameter ceiling. ID numbers are encrypted and indexed with the
  * given keys exactly as the issuing code does, so search, reveal and export work on them.

@@ -2,7 +2,7 @@
  * Demo data for the review screens (`npm run db:seed -- --demo`) and the benchmark: several
  * branches, their tellers, and days of tokens in every state, with realistic proportions and
  * times. Pure and deterministic — the same seed gives the same data — so end-to-end tests can
- * rely on what is there, and nothing here touches a database (demo-data-writer.ts does).
+ * rely on what is there, and nothing here touches a database (writer.ts does).
  *
  * Tokens are produced by a generator, in creation order, so 200 000 of them never sit in memory.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { tokenStates } from "@/lib/tokens/state";
-import { demoFormulaReference, demoKnownCustomer, planDemoData } from "./demo-data";
+import { demoFormulaReference, demoKnownCustomer, planDemoData } from "./plan";
 
 const now = new Date("2026-11-20T11:00:00.000Z");
 

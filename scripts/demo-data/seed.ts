@@ -2,8 +2,8 @@ import "server-only";
 import type { Database } from "@/lib/db/types";
 import { env } from "@/lib/env";
 import { getPiiKeys } from "@/lib/pii";
-import { DEMO_SEED, planDemoData } from "./demo-data";
-import { writeDemoData, type DemoWriteReport } from "./demo-data-writer";
+import { DEMO_SEED, planDemoData } from "./plan";
+import { writeDemoData, type DemoWriteReport } from "./writer";
 
 /**
  * `npm run db:seed -- --demo`: five branches, their tellers and 30 days of tokens in every state,
