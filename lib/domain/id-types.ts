@@ -134,7 +134,7 @@ export type IdType = Descriptor["type"];
 export type IdTypeDescriptorOf<Type extends IdType> = Extract<Descriptor, { type: Type }>;
 
 /** The form field holding a type's number. */
-export type IdNumberFieldOf<Type extends IdType> = IdTypeDescriptorOf<Type>["number"]["field"];
+type IdNumberFieldOf<Type extends IdType> = IdTypeDescriptorOf<Type>["number"]["field"];
 
 /** The types whose provider call carries a date of birth. */
 export type IdTypeWithDateOfBirth = Extract<Descriptor, { dateOfBirth: { providerField: string } }>["type"];
@@ -178,8 +178,3 @@ export function idFieldsOf(type: IdType): readonly string[] {
 
 /** Every ID field of every type, each once. */
 export const ALL_ID_FIELDS: readonly string[] = [...new Set(ID_TYPES.flatMap(idFieldsOf))];
-
-/** The check of the type whose number field is `field`, if a type has it. */
-export function numberCheckOfField(field: string): IdNumberCheck | undefined {
-  return ID_TYPE_DESCRIPTORS.find((descriptor) => descriptor.number.field === field)?.number.check;
-}

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { numberCheckOfField } from "@/lib/domain/id-types";
+import { ID_TYPE_DESCRIPTORS, type IdNumberCheck } from "@/lib/domain/id-types";
 import { ageOn, checkDateOfBirth, checkDocumentNumber, dateOfBirthMessages } from "./identity-documents";
 import { foreignDigitsMessage } from "./pasted-text";
 
 /** The rule of the type whose number field is `field`, as its descriptor gives it. */
 function normaliseDocumentNumber(field: string, raw: string) {
-  const check = numberCheckOfField(field);
+  const check: IdNumberCheck | undefined = ID_TYPE_DESCRIPTORS.find((descriptor) => descriptor.number.field === field)?.number.check;
   if (check?.kind !== "document") throw new Error(`no document number field ${field}`);
   return checkDocumentNumber(check, raw);
 }
